@@ -81,8 +81,8 @@ def paired_lift(
     """Lift of candidate over baseline in points, with a paired percentile bootstrap interval.
 
     Efron & Tibshirani (1993), ch. 13: resample tasks with replacement, keeping each task's
-    pair together, and take the (1-conf)/2 and (1+conf)/2 percentiles of the mean difference.
-    NaN for an empty task list.
+    pair together (i.e. bootstrap the per-task differences), and take the (1-conf)/2 and
+    (1+conf)/2 percentiles of the mean difference. NaN for an empty task list.
     """
     if len(baseline) != len(candidate):
         raise StatsError("paired outcomes must have the same length")
@@ -92,15 +92,11 @@ def paired_lift(
         nan = float("nan")
         return LiftInterval(points=nan, low=nan, high=nan, confidence=confidence)
     diff = np.asarray(candidate, dtype=float) - np.asarray(baseline, dtype=float)
-    rng = np.random.default_rng(seed)
-    idx = rng.integers(0, len(diff), size=(n_resamples, len(diff)))
-    means = diff[idx].mean(axis=1)
-    alpha = 1 - confidence
-    low, high = np.quantile(means, [alpha / 2, 1 - alpha / 2])
+    low, high = bootstrap_mean_interval(diff, confidence, n_resamples=n_resamples, seed=seed)
     return LiftInterval(
         points=100 * float(diff.mean()),
-        low=100 * float(low),
-        high=100 * float(high),
+        low=100 * low,
+        high=100 * high,
         confidence=confidence,
     )
 
@@ -119,18 +115,14 @@ def harm_rate(baseline: Sequence[bool], candidate: Sequence[bool]) -> float:
     return sum(1 for y in consistent if not y) / len(consistent)
 
 
-def harmed_tasks(
-    baseline: Mapping[str, bool], candidate: Mapping[str, bool]
-) -> list[str]:
+def harmed_tasks(baseline: Mapping[str, bool], candidate: Mapping[str, bool]) -> list[str]:
     """Ids of tasks that passed all-N in the baseline and not in the candidate, sorted."""
     return sorted(t for t, ok in baseline.items() if ok and t in candidate and not candidate[t])
 
 
 def all_runs_passed(trajs: Sequence[Trajectory]) -> dict[str, bool]:
     """Task id -> whether every run of the task passed (the binary all-N outcome)."""
-    return {
-        task: all(t.success for t in runs) for task, runs in group_by_task(list(trajs)).items()
-    }
+    return {task: all(t.success for t in runs) for task, runs in group_by_task(list(trajs)).items()}
 
 
 def arm_summary(

@@ -90,7 +90,7 @@ def _observed(
 def _print_plan(plan: dict[str, Any]) -> None:
     from rich.console import Console
 
-    out = Console()
+    out = Console(soft_wrap=True)
     p, conf = plan["flip_rate"], plan["confidence"]
     n = plan["runs_per_task"]
     out.print(
