@@ -12,6 +12,14 @@ from consistency.errors import (
     OncourseError,
     StatsError,
 )
+from consistency.stats import (
+    bootstrap_mean_interval,
+    group_by_task,
+    pass_at_k,
+    pass_hat_k,
+    reliability_report,
+    wilson_interval,
+)
 from consistency.trajectory import (
     RESPOND_TOOL,
     SCHEMA_VERSION,
@@ -37,4 +45,10 @@ __all__ = [
     "Step",
     "Trajectory",
     "__version__",
+    "bootstrap_mean_interval",
+    "group_by_task",
+    "pass_at_k",
+    "pass_hat_k",
+    "reliability_report",
+    "wilson_interval",
 ]

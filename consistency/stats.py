@@ -1,0 +1,352 @@
+"""Reliability statistics over N runs per task: pass@k, pass^k, intervals, path variance.
+
+Every estimator is a small pure function citing where its formula comes from. Undefined values
+are NaN here; `reliability_report` turns them into None so that its dict is valid JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from consistency.errors import StatsError
+from consistency.trajectory import RESPOND_TOOL, Action, Trajectory
+
+PATH_SEPARATOR = " > "
+
+
+def _check_counts(n: int, c: int, k: int) -> None:
+    for name, value in (("n", n), ("c", c), ("k", k)):
+        if isinstance(value, bool) or not isinstance(value, int | np.integer):
+            raise StatsError(f"{name} must be an integer, got {value!r}")
+    if k < 1:
+        raise StatsError(f"k must be a positive integer, got {k} (k = 0 makes pass^k vacuously 1)")
+    if n < 0 or c < 0 or c > n:
+        raise StatsError(f"need 0 <= c <= n, got n={n}, c={c}")
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """Probability that at least one of k runs drawn from n succeeds: 1 - C(n-c,k)/C(n,k).
+
+    Unbiased estimator of Chen et al. 2021, "Evaluating Large Language Models Trained on Code"
+    (https://arxiv.org/abs/2107.03374), eq. 1. NaN when n < k.
+    """
+    _check_counts(n, c, k)
+    if n < k:
+        return math.nan
+    if n - c < k:
+        return 1.0
+    return 1.0 - math.comb(n - c, k) / math.comb(n, k)
+
+
+def pass_hat_k(n: int, c: int, k: int) -> float:
+    """Probability that all k runs drawn from n succeed: C(c,k)/C(n,k).
+
+    The pass^k metric of Yao et al. 2024, "tau-bench" (https://arxiv.org/abs/2406.12045), sec. 4.
+    NaN when n < k.
+    """
+    _check_counts(n, c, k)
+    if n < k:
+        return math.nan
+    return math.comb(c, k) / math.comb(n, k)
+
+
+def wilson_interval(successes: int, total: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval for a binomial rate (Wilson 1927), computed by scipy.
+
+    Uses `scipy.stats.binomtest(...).proportion_ci(method="wilson")`; 10 of 10 gives 72-100%.
+    """
+    _check_counts(total, successes, 1)
+    if total == 0:
+        raise StatsError("a rate over zero runs has no interval")
+    if not 0.0 < confidence < 1.0:
+        raise StatsError(f"confidence must be in (0, 1), got {confidence}")
+    from scipy.stats import binomtest
+
+    ci = binomtest(int(successes), int(total)).proportion_ci(
+        confidence_level=confidence, method="wilson"
+    )
+    return float(ci.low), float(ci.high)
+
+
+def bootstrap_mean_interval(
+    values: Sequence[float] | np.ndarray,
+    confidence: float = 0.95,
+    n_resamples: int = 10000,
+    seed: int = 0,
+) -> tuple[float, float]:
+    """Percentile bootstrap interval of the mean (Efron & Tibshirani 1993), by scipy.
+
+    Resamples the values (one per task) with replacement through `scipy.stats.bootstrap`;
+    seeded, so the same input gives the same interval. A single value or identical values give
+    a zero-width interval.
+    """
+    data = np.asarray(values, dtype=float)
+    if data.ndim != 1 or data.size == 0:
+        raise StatsError("the bootstrap needs a non-empty list of values")
+    if not np.all(np.isfinite(data)):
+        raise StatsError("the bootstrap needs finite values (drop undefined tasks first)")
+    if not 0.0 < confidence < 1.0:
+        raise StatsError(f"confidence must be in (0, 1), got {confidence}")
+    if n_resamples < 1:
+        raise StatsError(f"n_resamples must be positive, got {n_resamples}")
+    if data.size == 1 or np.all(data == data[0]):
+        return float(data[0]), float(data[0])
+    from scipy.stats import bootstrap
+
+    rng = np.random.default_rng(seed)
+    kwargs: dict[str, Any] = {
+        "confidence_level": confidence,
+        "n_resamples": n_resamples,
+        "method": "percentile",
+        "vectorized": True,
+    }
+    try:
+        result = bootstrap((data,), np.mean, rng=rng, **kwargs)
+    except TypeError:  # scipy < 1.15 names the generator `random_state`
+        result = bootstrap((data,), np.mean, random_state=rng, **kwargs)
+    ci = result.confidence_interval
+    return float(ci.low), float(ci.high)
+
+
+def group_by_task(trajs: Iterable[Trajectory]) -> dict[str, list[Trajectory]]:
+    """The runs of each task, keyed by task id, in first-seen order."""
+    groups: dict[str, list[Trajectory]] = {}
+    for traj in trajs:
+        groups.setdefault(traj.task_id, []).append(traj)
+    return groups
+
+
+def action_key(action: Action) -> str:
+    """Canonical JSON of one action (tool and args, sorted keys) used for path identity.
+
+    A reply's wording is output variance, not path variance (the brief's three variances), so a
+    `respond` step is keyed by its tool alone.
+    """
+    args = {} if action.tool == RESPOND_TOOL else action.args
+    return json.dumps(
+        [action.tool, args], sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str
+    )
+
+
+def action_signature(traj: Trajectory) -> str:
+    """Canonical JSON of a run's whole action sequence; equal signatures mean identical paths."""
+    return "[" + ",".join(action_key(step.action) for step in traj.steps) + "]"
+
+
+def path_label(traj: Trajectory) -> str:
+    """The run's tool names joined by ' > ', for humans (arguments left out)."""
+    return PATH_SEPARATOR.join(step.action.tool for step in traj.steps) or "(no steps)"
+
+
+def distinct_paths(runs: Sequence[Trajectory]) -> int:
+    """Number of distinct action sequences among the runs of one task (path variance)."""
+    return len({action_signature(run) for run in runs})
+
+
+def path_counter(runs: Sequence[Trajectory]) -> list[dict[str, Any]]:
+    """The distinct paths of one task with how many runs took each and how many passed.
+
+    The `paths` Counter of the blog harness the brief describes; most-taken path first.
+    """
+    counts: Counter[str] = Counter()
+    wins: Counter[str] = Counter()
+    labels: dict[str, str] = {}
+    for run in runs:
+        signature = action_signature(run)
+        counts[signature] += 1
+        wins[signature] += int(run.success)
+        labels.setdefault(signature, path_label(run))
+    return [
+        {"path": labels[sig], "runs": n, "successes": wins[sig]}
+        for sig, n in sorted(counts.items(), key=lambda item: (-item[1], labels[item[0]]))
+    ]
+
+
+def step_count_spread(runs: Sequence[Trajectory]) -> dict[str, float]:
+    """Min, max and population standard deviation of the step counts of one task's runs."""
+    if not runs:
+        raise StatsError("no runs to measure")
+    counts = [len(run.steps) for run in runs]
+    return {"min": min(counts), "max": max(counts), "std": statistics.pstdev(counts)}
+
+
+def identical_pairs(runs: Sequence[Trajectory]) -> tuple[int, int]:
+    """(identical, total) unordered run pairs of one task with the same action sequence."""
+    signatures = [action_signature(run) for run in runs]
+    same = sum(1 for a, b in combinations(signatures, 2) if a == b)
+    return same, math.comb(len(signatures), 2)
+
+
+def identical_pair_share(groups: dict[str, list[Trajectory]]) -> float:
+    """Share of within-task run pairs whose action sequences are identical; NaN with no pairs.
+
+    Repeats are not independent when this is high, so intervals over runs are optimistic.
+    """
+    same = total = 0
+    for runs in groups.values():
+        s, t = identical_pairs(runs)
+        same, total = same + s, total + t
+    return same / total if total else math.nan
+
+
+def _none_if_nan(value: float) -> float | None:
+    return None if math.isnan(value) else value
+
+
+def _suite_mean(per_task: list[float]) -> float:
+    # A suite value over tasks where some are undefined would average different task sets.
+    if any(math.isnan(v) for v in per_task):
+        return math.nan
+    return float(np.mean(per_task))
+
+
+def _provenance(trajs: Sequence[Trajectory]) -> dict[str, Any]:
+    models = sorted({t.meta.model for t in trajs if t.meta.model})
+    providers = sorted({t.meta.provider for t in trajs if t.meta.provider})
+    dates = sorted(t.meta.started_at for t in trajs if t.meta.started_at)
+    versions = sorted({t.meta.oncourse_version for t in trajs if t.meta.oncourse_version})
+    sources = sorted({str(s) for t in trajs if (s := getattr(t.meta, "source", None))})
+    simulated = any(t.meta.simulated or t.meta.provider == "simulated" for t in trajs)
+    return {
+        "models": models,
+        "providers": providers,
+        "simulated": simulated,
+        "dates": {"first": dates[0], "last": dates[-1]} if dates else None,
+        "oncourse_versions": versions,
+        "sources": sources,
+    }
+
+
+def _check_k(k: int | None) -> None:
+    if k is None:
+        return
+    if isinstance(k, bool) or not isinstance(k, int | np.integer):
+        raise StatsError(f"k must be a positive integer, got {k!r}")
+    if k < 1:
+        raise StatsError(f"k must be a positive integer, got {k} (k = 0 makes pass^k vacuously 1)")
+
+
+def _task_entry(task_id: str, runs: list[Trajectory], ks: range) -> dict[str, Any]:
+    n, c = len(runs), sum(run.success for run in runs)
+    return {
+        "task_id": task_id,
+        "runs": n,
+        "successes": c,
+        "pass^k": {str(k): _none_if_nan(pass_hat_k(n, c, k)) for k in ks},
+        "pass@k": {str(k): _none_if_nan(pass_at_k(n, c, k)) for k in ks},
+        "distinct_paths": distinct_paths(runs),
+        "steps": step_count_spread(runs),
+        "instruction": next((run.task for run in runs if run.task), None),
+    }
+
+
+def reliability_report(trajs: Iterable[Trajectory], k: int | None = None) -> dict[str, Any]:
+    """The reliability numbers of N runs per task: the `oncourse report --json` object.
+
+    N is the smallest run count over tasks unless `k` is given. Suite values are means over
+    tasks (Yao et al. 2024); a suite pass^k or pass@k is None when some task has fewer than k
+    runs, rather than a mean over a different task set. `pass@1_wilson` is the Wilson interval
+    of the pooled per-run rate; `pass^N_bootstrap` a percentile bootstrap over tasks.
+
+    Raises:
+        StatsError: k is not a positive integer, or there are no runs.
+    """
+    _check_k(k)
+    runs_list = list(trajs)
+    groups = group_by_task(runs_list)
+    if not groups:
+        raise StatsError("no runs: an empty task set has no rate")
+    counts = {task_id: len(runs) for task_id, runs in groups.items()}
+    min_runs, max_runs = min(counts.values()), max(counts.values())
+    big_n = int(k) if k is not None else min_runs
+    ks = range(1, big_n + 1)
+
+    per_task = [_task_entry(task_id, runs, ks) for task_id, runs in groups.items()]
+    rates = [entry["successes"] / entry["runs"] for entry in per_task]
+    hat = {
+        str(j): _suite_mean([pass_hat_k(e["runs"], e["successes"], j) for e in per_task])
+        for j in ks
+    }
+    at = {
+        str(j): _suite_mean([pass_at_k(e["runs"], e["successes"], j) for e in per_task]) for j in ks
+    }
+    pass_1 = float(np.mean(rates))
+    successes = sum(entry["successes"] for entry in per_task)
+    wilson = wilson_interval(successes, len(runs_list))
+    pass_n = hat[str(big_n)]
+    if math.isnan(pass_n):
+        boot: list[float] | None = None
+    else:
+        per_task_n = [pass_hat_k(e["runs"], e["successes"], big_n) for e in per_task]
+        boot = list(bootstrap_mean_interval(per_task_n))
+    short = [e["task_id"] for e in per_task if e["runs"] < big_n]
+    flaky = [
+        {
+            "task_id": e["task_id"],
+            "runs": e["runs"],
+            "successes": e["successes"],
+            "paths": path_counter(groups[e["task_id"]]),
+        }
+        for e in sorted(
+            per_task,
+            key=lambda e: (e["successes"] / e["runs"], -e["distinct_paths"], e["task_id"]),
+        )
+        if 0 < e["successes"] < e["runs"]
+    ]
+    instructions = {e["instruction"] or f"\0id:{e['task_id']}" for e in per_task}
+    spreads = [e["steps"]["std"] for e in per_task]
+    return {
+        "tasks": len(groups),
+        "runs": len(runs_list),
+        "runs_per_task": {"min": min_runs, "max": max_runs},
+        "k": big_n,
+        "successes": successes,
+        "pass@1": pass_1,
+        "pass@1_pooled": successes / len(runs_list),
+        "pass@1_wilson": list(wilson),
+        "pass^k": {key: _none_if_nan(v) for key, v in hat.items()},
+        "pass@k": {key: _none_if_nan(v) for key, v in at.items()},
+        "pass^N_bootstrap": boot,
+        "gap_points": None if math.isnan(pass_n) else 100.0 * (pass_1 - pass_n),
+        "identical_pair_share": _none_if_nan(identical_pair_share(groups)),
+        "distinct_instructions": len(instructions),
+        "unequal_runs": min_runs != max_runs,
+        "tasks_with_fewer_than_k_runs": short,
+        "path_variance": {
+            "mean_distinct_paths": float(np.mean([e["distinct_paths"] for e in per_task])),
+            "mean_step_std": float(np.mean(spreads)),
+            "all_pass_with_several_paths": sum(
+                1 for e in per_task if e["successes"] == e["runs"] and e["distinct_paths"] > 1
+            ),
+        },
+        "provenance": _provenance(runs_list),
+        "per_task": per_task,
+        "flaky": flaky,
+    }
+
+
+__all__ = [
+    "PATH_SEPARATOR",
+    "action_key",
+    "action_signature",
+    "bootstrap_mean_interval",
+    "distinct_paths",
+    "group_by_task",
+    "identical_pair_share",
+    "identical_pairs",
+    "pass_at_k",
+    "pass_hat_k",
+    "path_counter",
+    "path_label",
+    "reliability_report",
+    "step_count_spread",
+    "wilson_interval",
+]
