@@ -1,0 +1,116 @@
+"""`oncourse eval`: baseline vs memory per split, paired, with intervals, harm and token cost.
+
+`--json` prints `EvalResult` (keys documented in `adapters/evaluation.py`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from adapters.cli._json import print_json
+from consistency.errors import InputError
+
+SIMULATED_LABEL = "SIMULATED model — a mechanism check, not an LLM result"
+
+
+def _pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.0f}%"
+
+
+def _arm(arm: Any, key: str) -> str:
+    rate, low, high = (getattr(arm, f"{key}_{s}") for s in ("rate", "low", "high"))
+    return f"{_pct(rate)} ({_pct(low)}–{_pct(high)})"
+
+
+def eval_table(result: Any) -> Any:
+    """A rich table: one row per split, baseline vs memory with ranges, test, harm, tokens."""
+    from rich.table import Table
+
+    table = Table(title=f"Baseline vs memory (N = {result.n} runs per task per arm)")
+    for name in ("split", "tasks", "arm", "per-run (95% Wilson)", "all-N (95% bootstrap)"):
+        table.add_column(name)
+    for name in ("all-N lift, points", "McNemar p", "harm rate", "tokens/task"):
+        table.add_column(name, justify="right")
+    for split, ev in result.splits.items():
+        lift = ev.all_n_lift
+        tokens = "n/a" if ev.mean_injected_tokens is None else f"{ev.mean_injected_tokens:.0f}"
+        harm = _pct(ev.harm_rate)
+        if ev.harmed:
+            harm += f" ({len(ev.harmed)} task{'s' if len(ev.harmed) > 1 else ''})"
+        table.add_row(
+            split, str(ev.tasks), "baseline", _arm(ev.baseline, "per_run"),
+            _arm(ev.baseline, "all_n"), "", "", "", "",
+        )  # fmt: skip
+        table.add_row(
+            "", "", "memory", _arm(ev.memory, "per_run"), _arm(ev.memory, "all_n"),
+            f"{lift.points:+.1f} [{lift.low:+.1f}, {lift.high:+.1f}]",
+            f"{ev.mcnemar.p_value:.3g} ({ev.mcnemar.only_memory} won, "
+            f"{ev.mcnemar.only_baseline} lost)",
+            harm, tokens, end_section=True,
+        )  # fmt: skip
+    return table
+
+
+def print_eval(result: Any) -> None:
+    """Print the eval on stdout: label, table, harmed tasks and the report path."""
+    from rich.console import Console
+
+    out = Console(soft_wrap=True)
+    if result.simulated:
+        out.print(f"[bold yellow]{SIMULATED_LABEL}[/]")
+    out.print(eval_table(result))
+    for split, ev in result.splits.items():
+        for harmed in ev.harmed:
+            ids = ", ".join(harmed.guidelines) or "no guideline"
+            out.print(f"  harmed in {split}: {harmed.task_id} (injected: {ids})")
+    if result.html_report:
+        out.print(f"HTML report: {result.html_report}")
+
+
+def _splits(text: str) -> list[str]:
+    splits = [s.strip() for s in text.split(",") if s.strip()]
+    if not splits:
+        raise InputError("--splits must name at least one split")
+    return splits
+
+
+def eval_command(
+    suite: Annotated[str, typer.Option("--suite", help="Built-in suite name or directory.")],
+    model: Annotated[str, typer.Option("--model", help="Model spec, e.g. openai:gpt-4.1.")],
+    memory: Annotated[Path, typer.Option("--memory", help="Guideline store (SQLite file).")],
+    out: Annotated[Path, typer.Option("--out", help="Directory for runs and the report.")],
+    n: Annotated[int, typer.Option("--n", help="Runs per task per arm.")] = 5,
+    splits: Annotated[
+        str, typer.Option("--splits", help="Comma-separated splits.")
+    ] = "train,heldout,heldout-novel",
+    seed: Annotated[int, typer.Option("--seed", help="Base seed shared by both arms.")] = 0,
+    concurrency: Annotated[int, typer.Option("--concurrency", help="Parallel runs.")] = 4,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Baseline vs memory on each split: rates with ranges, lift, McNemar, harm, tokens."""
+    from adapters.evaluation import run_eval
+
+    if concurrency < 1:
+        raise InputError(f"--concurrency must be >= 1, got {concurrency}")
+    result = run_eval(
+        suite,
+        model,
+        n,
+        memory,
+        out,
+        splits=_splits(splits),
+        seed=seed,
+        concurrency=concurrency,
+    )
+    if as_json:
+        print_json(result.model_dump(mode="json"))
+    else:
+        print_eval(result)
+
+
+def register(app: typer.Typer) -> None:
+    """Add `eval` to the CLI."""
+    app.command("eval")(eval_command)
