@@ -1,0 +1,206 @@
+"""OpenAI chat completions with tools, through the official `openai` SDK.
+
+The same class serves any OpenAI-compatible server (vLLM, Ollama, llama.cpp server) through
+`base_url`. The SDK is imported on the first call, and the client is built then too, so that
+constructing a model does no I/O and `oncourse --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from typing import Any
+
+from adapters.models._errors import to_model_call_error
+from consistency.chat import AssistantMessage, Message, ModelSettings, ToolCall, ToolSpec, Usage
+from consistency.errors import ConfigError, ModelCallError
+
+OPENAI_KEY_VAR = "OPENAI_API_KEY"
+_NO_KEY = "not-needed"
+
+
+class OpenAIModel:
+    """A `ChatModel` backed by OpenAI's chat completions API (or a compatible server)."""
+
+    simulated = False
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        provider: str = "openai",
+        max_retries: int = 2,
+        timeout_s: float = 60.0,
+        http_client: Any = None,
+    ):
+        """Describe the model; nothing is sent until `complete` is called.
+
+        Args:
+            model: Model id, e.g. `gpt-4.1`, or the served name on a compatible server.
+            api_key: Key to use; defaults to `OPENAI_API_KEY`. A compatible server may need none.
+            base_url: Endpoint of an OpenAI-compatible server (`http://host:port/v1`).
+            provider: Name recorded in provenance: `openai` or `openai-compatible`.
+            max_retries: Retries the SDK makes itself on 408/409/429/5xx and connection errors.
+            timeout_s: Default per-request timeout; `ModelSettings.timeout_s` overrides it.
+            http_client: An `httpx2.Client` for the SDK (tests pass one with a mock transport).
+        """
+        key = api_key or os.environ.get(OPENAI_KEY_VAR)
+        if not key:
+            if base_url is None:
+                raise ConfigError(f"{OPENAI_KEY_VAR} is not set; it is needed for model {model!r}")
+            key = _NO_KEY
+        self.name = model
+        self.provider = provider
+        self.base_url = base_url
+        self.max_retries = max_retries
+        self.timeout_s = timeout_s
+        self._api_key = key
+        self._http_client = http_client
+        self._client: Any = None
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        where = f", base_url={self.base_url!r}" if self.base_url else ""
+        return f"OpenAIModel({self.name!r}, provider={self.provider!r}{where})"
+
+    def _sdk_client(self) -> Any:
+        with self._lock:
+            if self._client is None:
+                import openai
+
+                self._client = openai.OpenAI(
+                    api_key=self._api_key,
+                    base_url=self.base_url,
+                    max_retries=self.max_retries,
+                    timeout=self.timeout_s,
+                    http_client=self._http_client,
+                )
+            return self._client
+
+    def complete(
+        self, messages: list[Message], tools: list[ToolSpec], settings: ModelSettings
+    ) -> AssistantMessage:
+        """Send one chat completion request; raise `ModelCallError` when it fails for good."""
+        import openai
+
+        request = self.request_body(messages, tools, settings)
+        try:
+            response = self._sdk_client().chat.completions.create(
+                **request, timeout=settings.timeout_s or self.timeout_s
+            )
+        except openai.OpenAIError as exc:
+            raise to_model_call_error(openai, exc, self.name) from exc
+        return parse_completion(response.model_dump(warnings=False), self.name)
+
+    def request_body(
+        self, messages: list[Message], tools: list[ToolSpec], settings: ModelSettings
+    ) -> dict[str, Any]:
+        """The JSON body of a chat completion request, as the API documents it."""
+        body: dict[str, Any] = {
+            "model": self.name,
+            "messages": [to_wire_message(m) for m in messages],
+        }
+        if tools:
+            body["tools"] = [to_wire_tool(t) for t in tools]
+            if settings.tool_choice:
+                body["tool_choice"] = to_wire_tool_choice(settings.tool_choice)
+        if settings.temperature is not None:
+            body["temperature"] = settings.temperature
+        if settings.max_tokens is not None:
+            # OpenAI's own models want the newer name; compatible servers know the older one.
+            cap = "max_completion_tokens" if self.provider == "openai" else "max_tokens"
+            body[cap] = settings.max_tokens
+        if settings.seed is not None:
+            body["seed"] = settings.seed
+        return body
+
+
+def to_wire_tool(tool: ToolSpec) -> dict[str, Any]:
+    """A `ToolSpec` as an OpenAI function tool."""
+    return {
+        "type": "function",
+        "function": {
+            "name": tool.name,
+            "description": tool.description,
+            "parameters": tool.parameters,
+        },
+    }
+
+
+def to_wire_tool_choice(choice: str) -> Any:
+    """`auto`, `none`, `required`, or a tool name to force."""
+    if choice in {"auto", "none", "required"}:
+        return choice
+    return {"type": "function", "function": {"name": choice}}
+
+
+def to_wire_message(message: Message) -> dict[str, Any]:
+    """One provider-neutral `Message` as an OpenAI chat message."""
+    if message.role == "tool":
+        return {
+            "role": "tool",
+            "tool_call_id": message.tool_call_id or "",
+            "content": message.content,
+        }
+    if message.role == "assistant" and message.tool_calls:
+        return {
+            "role": "assistant",
+            "content": message.content or None,
+            "tool_calls": [
+                {
+                    "id": call.id,
+                    "type": "function",
+                    "function": {"name": call.name, "arguments": json.dumps(call.arguments)},
+                }
+                for call in message.tool_calls
+            ],
+        }
+    return {"role": message.role, "content": message.content}
+
+
+def parse_tool_arguments(raw: Any, tool: str, model: str) -> dict[str, Any]:
+    """Arguments of a tool call: a JSON object string (empty means no arguments)."""
+    if isinstance(raw, dict):
+        return raw
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        return {}
+    try:
+        parsed = json.loads(raw)
+    except (TypeError, json.JSONDecodeError) as exc:
+        raise ModelCallError(
+            "malformed_tool_call", f"{model}: arguments of {tool!r} are not JSON: {raw!r:.200}"
+        ) from exc
+    if not isinstance(parsed, dict):
+        raise ModelCallError(
+            "malformed_tool_call", f"{model}: arguments of {tool!r} are not an object: {raw!r:.200}"
+        )
+    return parsed
+
+
+def parse_completion(body: dict[str, Any], model: str) -> AssistantMessage:
+    """An OpenAI chat completion response body as an `AssistantMessage`."""
+    choices = body.get("choices") or []
+    if not choices:
+        raise ModelCallError("api_error", f"{model}: the response has no choices")
+    message = choices[0].get("message") or {}
+    calls: list[ToolCall] = []
+    for index, call in enumerate(message.get("tool_calls") or []):
+        function = call.get("function") or {}
+        name = function.get("name")
+        if not name:
+            raise ModelCallError("malformed_tool_call", f"{model}: a tool call has no name")
+        arguments = parse_tool_arguments(function.get("arguments"), name, model)
+        calls.append(ToolCall(id=call.get("id") or f"call_{index}", name=name, arguments=arguments))
+    usage = body.get("usage") or {}
+    return AssistantMessage(
+        content=message.get("content") or "",
+        tool_calls=calls,
+        usage=Usage(
+            tokens_in=usage.get("prompt_tokens") or 0,
+            tokens_out=usage.get("completion_tokens") or 0,
+        ),
+        model=body.get("model") or model,
+    )
