@@ -140,13 +140,13 @@ def divergence_svg(analysis: Mapping[str, Any]) -> str:
     div = analysis.get("divergence") or {}
     branches = list(div.get("branches") or [])
     context = div.get("context") or {}
-    prefix = [_action_label(a) for a in (context.get("shared_prefix") or [])]
+    prefix = [_action_label(a, limit=40) for a in (context.get("shared_prefix") or [])]
     row_h, width = 44, 1080
     height = max(1, len(branches)) * row_h + 20
     root_y = height / 2
-    root_text = " → ".join(prefix[-3:]) or "(start)"
-    if len(prefix) > 3:
-        root_text = "… → " + root_text
+    root_text = prefix[-1] if prefix else "(start)"
+    if len(prefix) > 1:
+        root_text = f"{len(prefix) - 1} steps → {root_text}"
     parts = [
         f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' "
         f"role='img' aria-label='divergence of {_e(analysis.get('task_id'))}'>",
@@ -370,4 +370,25 @@ def write_report(path: str | Path, **kwargs: Any) -> Path:
     return out
 
 
-__all__ = ["divergence_svg", "forest_svg", "render_report", "run_provenance", "write_report"]
+def write_runs_report(
+    path: str | Path, trajs: Sequence[Trajectory], sources: Sequence[str] = ()
+) -> Path:
+    """The report of recorded runs (`oncourse report --html`): tasks, divergences, provenance."""
+    from consistency.analyzer import analyze_runs
+
+    return write_report(
+        path,
+        trajectories=trajs,
+        analyses=analyze_runs(trajs) if trajs else [],
+        provenance={"sources": ", ".join(sources)} if sources else None,
+    )
+
+
+__all__ = [
+    "divergence_svg",
+    "forest_svg",
+    "render_report",
+    "run_provenance",
+    "write_report",
+    "write_runs_report",
+]

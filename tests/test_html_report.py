@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import struct
 import subprocess
+import sys
 import tempfile
 import zlib
 from html.parser import HTMLParser
@@ -177,3 +178,23 @@ def test_report_renders_in_headless_chromium(tmp_path: Path):
     blank_colours = _distinct_filtered_bytes(tmp_path / "blank.png")
     assert blank_colours < 10
     assert _distinct_filtered_bytes(tmp_path / "report.png") > 10 * blank_colours
+
+
+SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+
+@pytest.mark.skipif(not SHARED_DATA.exists(), reason="shared/data is not beside the repo")
+def test_report_command_writes_html_for_real_runs(tmp_path: Path):
+    out = tmp_path / "tau.html"
+    proc = subprocess.run(
+        [sys.executable, "-m", "adapters.cli", "report",
+         str(SHARED_DATA / "tau-bench-airline-gpt-4o-sample.json"), "--html", str(out)],
+        capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1], check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    text = out.read_text()
+    # The sample has 10 tasks x 4 runs; task 35 passes all 4, task 0 none.
+    assert "pass^4" in text
+    assert text.index("<code>0</code>") < text.index("<code>35</code>")
+    assert text.count("<svg") >= 1, "divergent tasks of the sample get a tree"
+    assert "SIMULATED" not in text

@@ -88,6 +88,11 @@ def _summary_table(result: dict[str, Any]) -> Table:
         f"{pv['mean_distinct_paths']:.2f} distinct paths per task; "
         f"{pv['all_pass_with_several_paths']} all-pass task(s) on several paths",
     )
+    table.add_row(
+        "output variance",
+        f"{result['output_variance']['mean_distinct_final_answers']:.2f} distinct final answers "
+        "per task",
+    )
     return table
 
 
@@ -139,9 +144,18 @@ def report(
     ),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object on stdout."),
     fmt: str = typer.Option("auto", "--format", help=FORMAT_HELP),
+    html: Path | None = typer.Option(  # noqa: B008
+        None, "--html", help="Also write a self-contained HTML report to this file."
+    ),
 ) -> None:
     """Per-run vs all-N pass rates with intervals, the gap, and the flaky tasks' paths."""
-    result = reliability_report(load_trajectories(files, fmt), k=k)
+    trajs = load_trajectories(files, fmt)
+    result = reliability_report(trajs, k=k)
+    if html is not None:
+        from adapters.html_report import write_runs_report
+
+        written = write_runs_report(html, trajs, sources=[str(f) for f in files])
+        Console(stderr=True).print(f"HTML report: {written}", highlight=False)
     if as_json:
         print_json(result)
         return
