@@ -164,10 +164,18 @@ def path_counter(runs: Sequence[Trajectory]) -> list[dict[str, Any]]:
         counts[signature] += 1
         wins[signature] += int(run.success)
         labels.setdefault(signature, path_label(run))
-    return [
-        {"path": labels[sig], "runs": n, "successes": wins[sig]}
-        for sig, n in sorted(counts.items(), key=lambda item: (-item[1], labels[item[0]]))
-    ]
+    ordered = sorted(counts.items(), key=lambda item: (-item[1], labels[item[0]], item[0]))
+    # Paths with the same tools but other arguments would print alike; number them.
+    same_label = Counter(labels[sig] for sig, _ in ordered)
+    seen: Counter[str] = Counter()
+    entries = []
+    for sig, n in ordered:
+        label = labels[sig]
+        seen[label] += 1
+        if same_label[label] > 1:
+            label = f"{label} [args variant {seen[label]}]"
+        entries.append({"path": label, "runs": n, "successes": wins[sig]})
+    return entries
 
 
 def step_count_spread(runs: Sequence[Trajectory]) -> dict[str, float]:
@@ -195,6 +203,19 @@ def identical_pair_share(groups: dict[str, list[Trajectory]]) -> float:
         s, t = identical_pairs(runs)
         same, total = same + s, total + t
     return same / total if total else math.nan
+
+
+def _answer_key(answer: str | None) -> str | None:
+    return None if answer is None else " ".join(answer.split()).casefold()
+
+
+def distinct_final_answers(runs: Sequence[Trajectory]) -> int:
+    """Number of distinct final answers (whitespace and case ignored) among a task's runs.
+
+    Output variance, the third of the brief's three variances; a run without one counts as one
+    more answer.
+    """
+    return len({_answer_key(run.final_answer) for run in runs})
 
 
 def _none_if_nan(value: float) -> float | None:
@@ -243,6 +264,7 @@ def _task_entry(task_id: str, runs: list[Trajectory], ks: range) -> dict[str, An
         "pass^k": {str(k): _none_if_nan(pass_hat_k(n, c, k)) for k in ks},
         "pass@k": {str(k): _none_if_nan(pass_at_k(n, c, k)) for k in ks},
         "distinct_paths": distinct_paths(runs),
+        "distinct_final_answers": distinct_final_answers(runs),
         "steps": step_count_spread(runs),
         "instruction": next((run.task for run in runs if run.task), None),
     }
@@ -327,6 +349,11 @@ def reliability_report(trajs: Iterable[Trajectory], k: int | None = None) -> dic
                 1 for e in per_task if e["successes"] == e["runs"] and e["distinct_paths"] > 1
             ),
         },
+        "output_variance": {
+            "mean_distinct_final_answers": float(
+                np.mean([e["distinct_final_answers"] for e in per_task])
+            ),
+        },
         "provenance": _provenance(runs_list),
         "per_task": per_task,
         "flaky": flaky,
@@ -338,6 +365,7 @@ __all__ = [
     "action_key",
     "action_signature",
     "bootstrap_mean_interval",
+    "distinct_final_answers",
     "distinct_paths",
     "group_by_task",
     "identical_pair_share",

@@ -9,7 +9,7 @@ import sys
 from collections import defaultdict
 from itertools import combinations
 from pathlib import Path
-from statistics import NormalDist
+from statistics import NormalDist, pstdev
 
 import pytest
 from typer.testing import CliRunner
@@ -49,6 +49,13 @@ def raw_tau_paths(item: dict) -> list:
         elif m["role"] == "assistant":
             path.append(("respond", None))
     return path
+
+
+def raw_final_answer(item: dict) -> str | None:
+    replies = [
+        m["content"] for m in item["traj"] if m["role"] == "assistant" and not m.get("tool_calls")
+    ]
+    return replies[-1] if replies else None
 
 
 @needs_sample
@@ -102,6 +109,48 @@ def test_tau_bench_json_equals_a_hand_computation() -> None:
         assert per_task[t]["pass^k"] == pytest.approx(
             {str(k): hat(t, k) for k in range(1, big_n + 1)}
         )
+        assert per_task[t]["pass@k"] == pytest.approx(
+            {str(k): at(t, k) for k in range(1, big_n + 1)}
+        )
+        lengths = [len(p) for p in paths[t]]
+        assert per_task[t]["steps"] == pytest.approx(
+            {"min": min(lengths), "max": max(lengths), "std": pstdev(lengths)}
+        )
+        answers = {" ".join((raw_final_answer(i) or "").split()).casefold() for i in by_task[t]}
+        assert per_task[t]["distinct_final_answers"] == len(answers)
+        assert per_task[t]["instruction"] == by_task[t][0]["info"]["task"]["instruction"]
+
+    assert report["k"] == big_n and report["successes"] == total_c
+    assert report["pass@1_pooled"] == pytest.approx(total_c / len(raw))
+    assert report["unequal_runs"] is False and report["tasks_with_fewer_than_k_runs"] == []
+    instructions = {i["info"]["task"]["instruction"] for i in raw}
+    assert report["distinct_instructions"] == len(instructions)
+    distinct_of = {t: len({json.dumps(p, sort_keys=True) for p in paths[t]}) for t in tasks}
+    assert report["path_variance"] == pytest.approx(
+        {
+            "mean_distinct_paths": sum(distinct_of.values()) / len(tasks),
+            "mean_step_std": sum(pstdev([len(p) for p in paths[t]]) for t in tasks) / len(tasks),
+            "all_pass_with_several_paths": sum(
+                1 for t in tasks if c_of[t] == n_of[t] and distinct_of[t] > 1
+            ),
+        }
+    )
+    answers_of = {
+        t: len({" ".join((raw_final_answer(i) or "").split()).casefold() for i in by_task[t]})
+        for t in tasks
+    }
+    assert report["output_variance"]["mean_distinct_final_answers"] == pytest.approx(
+        sum(answers_of.values()) / len(tasks)
+    )
+    flaky = [t for t in tasks if 0 < c_of[t] < n_of[t]]
+    flaky.sort(key=lambda t: (c_of[t] / n_of[t], -distinct_of[t], t))
+    assert [f["task_id"] for f in report["flaky"]] == flaky
+    for entry in report["flaky"]:
+        assert sum(p["runs"] for p in entry["paths"]) == n_of[entry["task_id"]]
+        assert sum(p["successes"] for p in entry["paths"]) == c_of[entry["task_id"]]
+    assert report["provenance"]["sources"] == ["tau-bench"]
+    assert report["provenance"]["simulated"] is False
+    assert report["provenance"]["models"] == [] and report["provenance"]["dates"] is None
 
 
 @needs_sample

@@ -14,6 +14,7 @@ from consistency.errors import StatsError
 from consistency.stats import (
     action_signature,
     bootstrap_mean_interval,
+    distinct_final_answers,
     distinct_paths,
     group_by_task,
     identical_pair_share,
@@ -222,6 +223,22 @@ def test_step_count_spread_and_path_counter() -> None:
     runs.append(run("t", True, "a", "b"))
     assert path_counter(runs)[0] == {"path": "a > b", "runs": 2, "successes": 2}
     assert sorted(p["runs"] for p in path_counter(runs)) == [1, 1, 2]
+
+
+def test_paths_with_same_tools_but_other_args_are_told_apart() -> None:
+    runs = [run("t", True, ("get", {"id": 1})), run("t", False, ("get", {"id": 2}))]
+    labels = [p["path"] for p in path_counter(runs)]
+    assert labels == ["get [args variant 1]", "get [args variant 2]"]
+
+
+def test_distinct_final_answers_ignores_case_and_spacing() -> None:
+    runs = [
+        run("t", True, final_answer="Paris"),
+        run("t", True, final_answer=" paris "),
+        run("t", False, final_answer="Lyon"),
+        run("t", False),
+    ]
+    assert distinct_final_answers(runs) == 3
 
 
 # --- the report --------------------------------------------------------------------------------
