@@ -349,6 +349,7 @@ def reliability_report(trajs: Iterable[Trajectory], k: int | None = None) -> dic
                 1 for e in per_task if e["successes"] == e["runs"] and e["distinct_paths"] > 1
             ),
         },
+        "run_errors": dict(Counter(t.error.kind for t in runs_list if t.error is not None)),
         "output_variance": {
             "mean_distinct_final_answers": float(
                 np.mean([e["distinct_final_answers"] for e in per_task])

@@ -148,6 +148,7 @@ def test_tau_bench_json_equals_a_hand_computation() -> None:
     for entry in report["flaky"]:
         assert sum(p["runs"] for p in entry["paths"]) == n_of[entry["task_id"]]
         assert sum(p["successes"] for p in entry["paths"]) == c_of[entry["task_id"]]
+    assert report["run_errors"] == {}
     assert report["provenance"]["sources"] == ["tau-bench"]
     assert report["provenance"]["simulated"] is False
     assert report["provenance"]["models"] == [] and report["provenance"]["dates"] is None
@@ -168,6 +169,7 @@ def test_example_json_and_k_handling() -> None:
     rates = [5 / 5, 2 / 5, 5 / 5, 4 / 5]
     assert report["pass@1"] == pytest.approx(sum(rates) / 4)
     assert report["pass^k"]["5"] == pytest.approx(2 / 4)
+    assert report["run_errors"] == {"timeout": 1}  # README: one run timed out
     assert report["pass^k"]["2"] == pytest.approx((1 + 1 / 10 + 1 + 6 / 10) / 4)
     assert report["provenance"]["simulated"] is True
     # Identical pairs per task: C(5,2); C(3,2)+C(2,2); C(3,2)+C(2,2); C(4,2) of 10 each.
@@ -193,6 +195,7 @@ def test_human_output_has_the_headline_numbers() -> None:
         "all-5 (pass^5)",
         "2/4 tasks = 50.0%",
         "30.0 points",
+        "1 (timeout: 1)",
         "4 tasks, 4 distinct instructions",
         "optimistic",
         "hand-written-example",

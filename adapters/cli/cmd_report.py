@@ -88,6 +88,10 @@ def _summary_table(result: dict[str, Any]) -> Table:
         f"{pv['mean_distinct_paths']:.2f} distinct paths per task; "
         f"{pv['all_pass_with_several_paths']} all-pass task(s) on several paths",
     )
+    errors = result["run_errors"]
+    if errors:
+        kinds = ", ".join(f"{kind}: {n}" for kind, n in sorted(errors.items()))
+        table.add_row("thrown runs (counted failed)", f"{sum(errors.values())} ({kinds})")
     table.add_row(
         "output variance",
         f"{result['output_variance']['mean_distinct_final_answers']:.2f} distinct final answers "
