@@ -146,15 +146,10 @@ def picky_agent(messages: list[Message], tools: list[ToolSpec], settings: ModelS
 
 
 def slow_model() -> FunctionModel:
-    """The picky agent, 0.25 s per call: slow enough to kill a CLI run midway."""
+    """Answers at once with text after 0.2 s: slow enough to kill a CLI run midway."""
 
-    def reply(messages: list[Message], tools: list[ToolSpec], settings: ModelSettings) -> Any:
-        time.sleep(0.25)
-        return picky_agent(messages, tools, settings)
+    def reply(messages: list[Message], tools: list[ToolSpec], settings: ModelSettings) -> str:
+        time.sleep(0.2)
+        return f"done (seed {settings.seed})"
 
-    return FunctionModel(reply, name="slow-picky", provider="test")
-
-
-def instant_answer_model() -> FunctionModel:
-    """Answers at once with text; for CLI tests on any suite."""
-    return FunctionModel(lambda m, t, s: "done", name="instant", provider="test")
+    return FunctionModel(reply, name="slow-answer", provider="test")

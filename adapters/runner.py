@@ -1,0 +1,321 @@
+"""Run every task of a suite N times, concurrently, into an append-only JSONL file that resumes.
+
+Run ids are `f"{task_id}#r{i}"` and each run's seed is derived from (seed, task_id, i) alone, so
+two arms of an experiment (with and without memory) get the same seeds run for run: a paired
+design. Each finished run is one flushed line; `resume=True` keeps the complete lines of an
+earlier, interrupted invocation and runs only what is missing, so the file ends with exactly N
+runs per task.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from adapters._runlog import RunLog, read_run_log
+from adapters.agent import DEFAULT_SYSTEM_PROMPT, MemoryHook, run_agent
+from adapters.models import describe_model, get_model
+from adapters.suites.base import Suite, Task
+from consistency._version import __version__
+from consistency.chat import ChatModel, ModelSettings
+from consistency.errors import ConfigError, InputError
+from consistency.trajectory import RunError, RunMeta, Trajectory
+
+
+def run_id_for(task_id: str, index: int) -> str:
+    """The id of run `index` of a task: `task_id#r{index}`."""
+    return f"{task_id}#r{index}"
+
+
+def derive_seed(seed: int, task_id: str, index: int) -> int:
+    """The seed of run `index` of a task: a hash of (seed, task_id, index), below 2**31."""
+    digest = hashlib.sha256(f"{seed}\x1f{task_id}\x1f{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") % (2**31)
+
+
+def _check_settings(n: int, concurrency: int, max_steps: int, timeout_s: float) -> None:
+    if n < 1:
+        raise ConfigError(f"n must be a positive number of runs per task, got {n}")
+    if concurrency < 1:
+        raise ConfigError(f"concurrency must be at least 1, got {concurrency}")
+    if max_steps < 1:
+        raise ConfigError(f"max_steps must be at least 1, got {max_steps}")
+    if not timeout_s > 0:
+        raise ConfigError(f"timeout must be a positive number of seconds, got {timeout_s}")
+
+
+def _select_tasks(suite: Suite, split: str, task_ids: Sequence[str] | None) -> list[Task]:
+    tasks = suite.tasks(split)
+    if task_ids is not None:
+        by_id = {t.task_id: t for t in tasks}
+        missing = [t for t in task_ids if t not in by_id]
+        if missing:
+            raise InputError(f"no task {missing[0]!r} in split {split!r} of suite {suite.name!r}")
+        tasks = [by_id[t] for t in dict.fromkeys(task_ids)]
+    if not tasks:
+        raise InputError(f"suite {suite.name!r} has no tasks in split {split!r}")
+    return tasks
+
+
+def _memory_hook(memory_path: str | Path | None) -> MemoryHook | None:
+    if memory_path is None:
+        return None
+    if not Path(memory_path).exists():
+        raise InputError("no guideline memory here", path=str(memory_path))
+    from memory.inject import memory_hook
+    from memory.store import GuidelineMemory
+
+    hook: MemoryHook = memory_hook(GuidelineMemory(memory_path))  # type: ignore[assignment]
+    return hook
+
+
+def _existing_runs(
+    out: Path, resume: bool, tasks: list[Task], n: int, model: ChatModel
+) -> dict[str, Trajectory]:
+    """Finished runs already in the file, keyed by run id (resume) or a refusal to mix."""
+    if not resume:
+        if out.exists() and out.stat().st_size > 0:
+            raise InputError(
+                "the output file already holds runs; pass --resume to complete it "
+                "or choose another --out",
+                path=str(out),
+            )
+        return {}
+    wanted = {run_id_for(t.task_id, i) for t in tasks for i in range(n)}
+    selected = {t.task_id for t in tasks}
+    name = describe_model(model)["model"]
+    done: dict[str, Trajectory] = {}
+    for number, run in enumerate(read_run_log(out, repair=True), start=1):
+        if run.task_id not in selected:
+            continue  # another slice of the same file (an eval over a subset of tasks)
+        if run.run_id not in wanted:
+            raise InputError(
+                f"run {run.run_id!r} is not one of the {n} runs per task asked for; "
+                "use the same --n or another --out",
+                path=str(out),
+                line=number,
+            )
+        if run.run_id in done:
+            raise InputError(f"run {run.run_id!r} appears twice", path=str(out), line=number)
+        if run.meta.model is not None and run.meta.model != name:
+            raise InputError(
+                f"run {run.run_id!r} was made by model {run.meta.model!r}, not {name!r}; "
+                "resume with the same model or choose another --out",
+                path=str(out),
+                line=number,
+            )
+        done[run.run_id] = run
+    return done
+
+
+def _harness_failure(
+    task: Task, run_id: str, seed: int, model: ChatModel, exc: BaseException
+) -> Trajectory:
+    """A run the harness itself could not complete (an environment bug): a failed run."""
+    return Trajectory(
+        task_id=task.task_id,
+        run_id=run_id,
+        task=task.instruction,
+        success=False,
+        steps=[],
+        error=RunError(kind="harness_error", message=f"{type(exc).__name__}: {exc}"),
+        meta=RunMeta(
+            **describe_model(model),
+            seed=seed,
+            started_at=datetime.now(UTC).isoformat(timespec="seconds"),
+            oncourse_version=__version__,
+        ),
+    )
+
+
+@contextmanager
+def _progress_bar(
+    enabled: bool, total: int, done: int, label: str
+) -> Iterator[Callable[[bool], None]]:
+    """A rich progress bar on stderr; yields `advance(success)`."""
+    if not enabled:
+        yield lambda success: None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("passed {task.fields[passed]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=False,
+    )
+    passed = 0
+    lock = threading.Lock()
+    with progress:
+        bar = progress.add_task(label, total=total, completed=done, passed=0)
+
+        def advance(success: bool) -> None:
+            nonlocal passed
+            with lock:
+                passed += int(success)
+                progress.update(bar, advance=1, passed=passed)
+
+        yield advance
+
+
+def run_many(
+    suite: Suite | str | Path,
+    model_spec_or_model: str | ChatModel,
+    n: int,
+    split: str,
+    out_path: str | Path,
+    memory_path: str | Path | None = None,
+    concurrency: int = 4,
+    resume: bool = False,
+    seed: int = 0,
+    progress: bool = True,
+    settings: ModelSettings | None = None,
+    max_steps: int = 30,
+    timeout_s: float = 120.0,
+    task_ids: Sequence[str] | None = None,
+    system_prompt: str | None = None,
+) -> list[Trajectory]:
+    """Run each task of a split `n` times and append every finished run to `out_path`.
+
+    Args:
+        suite: A suite, or a built-in suite name / suite directory for `load_suite`.
+        model_spec_or_model: A model spec for `get_model` (`simulated`, `openai:gpt-4.1`, ...)
+            or a model; one model object serves all runs, so it must be thread-safe.
+        n: Runs per task.
+        split: `train`, `heldout`, `heldout-novel` or `all`.
+        out_path: The JSONL results file (append-only).
+        memory_path: A guideline memory to inject from; None runs without memory.
+        concurrency: Runs in flight at once.
+        resume: Complete an interrupted file instead of refusing a non-empty one.
+        seed: Base seed; each run's seed is derived from it, the task id and the run index.
+        progress: Show a progress bar on stderr.
+        settings: Sampling settings for every model call.
+        max_steps: Step limit per run.
+        timeout_s: Wall-clock limit per run.
+        task_ids: Run only these tasks of the split.
+        system_prompt: Base system prompt; the suite's own prompt by default.
+
+    Returns:
+        All runs of the selected tasks (earlier ones from the file included), ordered by task
+        then run index.
+    """
+    _check_settings(n, concurrency, max_steps, timeout_s)
+    if not isinstance(suite, str | Path):
+        loaded: Suite = suite
+    else:
+        from adapters.suites import load_suite
+
+        loaded = load_suite(suite)
+    tasks = _select_tasks(loaded, split, task_ids)
+    model = (
+        get_model(model_spec_or_model)
+        if isinstance(model_spec_or_model, str)
+        else model_spec_or_model
+    )
+    hook = _memory_hook(memory_path)
+    out = Path(out_path)
+    done = _existing_runs(out, resume, tasks, n, model)
+    prompt = (
+        system_prompt
+        if system_prompt is not None
+        else (loaded.system_prompt or DEFAULT_SYSTEM_PROMPT)
+    )
+    extra_meta: dict[str, Any] = {
+        "suite": loaded.name,
+        "split": split,
+        "memory": str(memory_path) if memory_path is not None else None,
+    }
+
+    def one_run(task: Task, index: int) -> Trajectory:
+        run_id = run_id_for(task.task_id, index)
+        run_seed = derive_seed(seed, task.task_id, index)
+        try:
+            traj = run_agent(
+                model,
+                loaded.make_env(task),
+                task,
+                settings=settings,
+                system_prompt=prompt,
+                memory_hook=hook,
+                max_steps=max_steps,
+                timeout_s=timeout_s,
+                seed=run_seed,
+                run_id=run_id,
+            )
+        except Exception as exc:  # noqa: BLE001 - a thrown run is a failed run
+            traj = _harness_failure(task, run_id, run_seed, model, exc)
+        for key, value in extra_meta.items():
+            setattr(traj.meta, key, value)
+        return traj
+
+    todo = [
+        (task, i) for task in tasks for i in range(n) if run_id_for(task.task_id, i) not in done
+    ]
+    total = len(tasks) * n
+    label = f"{loaded.name}/{split} x{n} {describe_model(model)['model']}"
+    with RunLog(out) as log, _progress_bar(progress, total, total - len(todo), label) as advance:
+        _execute(todo, one_run, log, advance, concurrency, done)
+    return [done[run_id_for(t.task_id, i)] for t in tasks for i in range(n)]
+
+
+def _execute(
+    todo: list[tuple[Task, int]],
+    one_run: Callable[[Task, int], Trajectory],
+    log: RunLog,
+    advance: Callable[[bool], None],
+    concurrency: int,
+    done: dict[str, Trajectory],
+) -> None:
+    """Run the jobs on a bounded thread pool, writing each run as soon as it finishes."""
+    if not todo:
+        return
+    pending = iter(todo)
+    with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="oncourse-run") as pool:
+        in_flight: set[Future[Trajectory]] = set()
+
+        def submit_next() -> None:
+            job = next(pending, None)
+            if job is not None:
+                in_flight.add(pool.submit(one_run, *job))
+
+        for _ in range(concurrency):
+            submit_next()
+        try:
+            while in_flight:
+                finished, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    in_flight.discard(future)
+                    traj = future.result()
+                    log.append(traj)
+                    done[traj.run_id or ""] = traj
+                    advance(traj.success)
+                    submit_next()
+        except BaseException:
+            # Interrupted: start nothing new; runs already in flight finish and are written.
+            for future in in_flight:
+                future.cancel()
+            for future in wait(in_flight).done:
+                if not future.cancelled() and future.exception() is None:
+                    log.append(future.result())
+            raise
+
+
+__all__ = ["derive_seed", "run_id_for", "run_many"]
