@@ -120,10 +120,28 @@ def _key(fields: dict[str, Any]) -> str:
     return hashlib.sha256(blob).hexdigest()[:10]
 
 
-def suite_label(suite: str | Path) -> str:
-    """A stable name for a suite: the built-in name, or the resolved path of a directory."""
+def suite_label(suite: Any) -> str:
+    """A stable name for a suite: the built-in name, a directory's resolved path, or `.name`."""
+    if not isinstance(suite, str | Path):
+        return str(getattr(suite, "name", type(suite).__name__))
     path = Path(suite)
     return str(path.resolve()) if path.exists() else str(suite)
+
+
+def model_label(model: Any) -> str:
+    """The model as provenance names it: the spec string, or a model object's name."""
+    if isinstance(model, str):
+        return model
+    return str(getattr(model, "name", type(model).__name__))
+
+
+def resolve_suite(suite: Any) -> Any:
+    """A Suite from a built-in name or a directory; a Suite object is returned as is."""
+    if not isinstance(suite, str | Path):
+        return suite
+    from adapters.suites import load_suite
+
+    return load_suite(suite)
 
 
 def memory_fingerprint(memory_path: str | Path | None) -> tuple[str, int]:
@@ -148,8 +166,8 @@ class ArmRunner:
 
     def __init__(
         self,
-        suite: str | Path,
-        model: str,
+        suite: Any,
+        model: Any,
         n: int,
         out_dir: str | Path,
         seed: int = 0,
@@ -172,7 +190,7 @@ class ArmRunner:
         prov: dict[str, Any] = {
             "arm": arm,
             "suite": suite_label(self.suite),
-            "model": self.model,
+            "model": model_label(self.model),
             "n": self.n,
             "seed": self.seed,
             "split": split,
@@ -180,6 +198,19 @@ class ArmRunner:
         if memory is not None:
             prov["memory"] = memory
         return prov
+
+    def _paths(self, prov: dict[str, Any]) -> tuple[Path, Path]:
+        stem = f"{prov['arm']}-{prov['split']}-{_key(prov)}"
+        return self.out_dir / f"{stem}.jsonl", self.out_dir / f"{stem}.json"
+
+    def runs_missing(
+        self, arm: str, split: str, task_ids: Sequence[str], memory_key: str | None = None
+    ) -> int:
+        """How many runs `run` would have to make (0 when everything is on disk)."""
+        prov = self.provenance(arm, split, memory_key)
+        existing = _read_matching(*self._paths(prov), prov) or []
+        by_task = group_by_task(existing)
+        return sum(max(0, self.n - len(by_task.get(t, []))) for t in task_ids)
 
     def run(
         self,
@@ -191,9 +222,7 @@ class ArmRunner:
     ) -> tuple[list[Trajectory], Path, bool]:
         """Runs of `task_ids` for one arm: (trajectories, file, reused)."""
         prov = self.provenance(arm, split, memory_key)
-        stem = f"{arm}-{split}-{_key(prov)}"
-        runs_path = self.out_dir / f"{stem}.jsonl"
-        prov_path = self.out_dir / f"{stem}.json"
+        runs_path, prov_path = self._paths(prov)
         existing = _read_matching(runs_path, prov_path, prov)
         if existing is not None and _complete(existing, task_ids, self.n):
             return _only(existing, task_ids), runs_path, True
@@ -359,8 +388,8 @@ def _mean(values: Sequence[float]) -> float | None:
 
 
 def run_eval(
-    suite: str | Path,
-    model: str,
+    suite: Any,
+    model: Any,
     n: int,
     memory_path: str | Path,
     out_dir: str | Path,
@@ -372,12 +401,10 @@ def run_eval(
     run_many: Callable[..., list[Trajectory]] | None = None,
 ) -> EvalResult:
     """Run both arms on every split (reusing matching runs on disk) and compare them."""
-    from adapters.suites import load_suite
-
     if n < 1:
         raise InputError(f"--n must be a positive number of runs per task, got {n}")
     started = _now()
-    suite_obj = load_suite(suite)
+    suite_obj = resolve_suite(suite)
     fingerprint, active = memory_fingerprint(memory_path)
     runner = ArmRunner(suite, model, n, out_dir, seed, concurrency, progress, run_many)
     counts = block_token_counter(memory_path)
@@ -402,7 +429,7 @@ def run_eval(
         all_runs += mem
     result = EvalResult(
         suite=suite_label(suite),
-        model=model,
+        model=model_label(model),
         n=n,
         seed=seed,
         simulated=any(bool(t.meta.simulated) for t in all_runs),
@@ -470,6 +497,8 @@ __all__ = [
     "block_token_counter",
     "injected_tokens",
     "memory_fingerprint",
+    "model_label",
+    "resolve_suite",
     "run_eval",
     "suite_label",
     "write_eval_report",

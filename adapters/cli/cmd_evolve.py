@@ -1,0 +1,64 @@
+"""`oncourse evolve`: learn guidelines on train, validate each on replay, keep what holds up.
+
+`--json` prints `EvolveResult` (keys documented in `adapters/evolve.py`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from adapters.cli._json import print_json
+
+
+def evolve_command(
+    suite: Annotated[str, typer.Option("--suite", help="Built-in suite name or directory.")],
+    model: Annotated[str, typer.Option("--model", help="Model spec, e.g. openai:gpt-4.1.")],
+    memory: Annotated[Path, typer.Option("--memory", help="Guideline store (SQLite file).")],
+    n: Annotated[int, typer.Option("--n", help="Runs per task.")] = 5,
+    out: Annotated[Path | None, typer.Option("--out", help="Directory for runs and state.")] = None,
+    max_runs: Annotated[
+        int | None, typer.Option("--max-runs", help="Most agent runs this command may make.")
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue an interrupted evolve.")
+    ] = False,
+    generator: Annotated[
+        str, typer.Option("--generator", help="Guideline generator: contrastive or llm.")
+    ] = "contrastive",
+    seed: Annotated[int, typer.Option("--seed", help="Base seed.")] = 0,
+    concurrency: Annotated[int, typer.Option("--concurrency", help="Parallel runs.")] = 4,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Baseline on train -> analyze -> generate -> screen -> add -> validate (promote/retire)."""
+    from adapters.evolve import evolve, summary_lines
+
+    result = evolve(
+        suite,
+        model,
+        n,
+        memory,
+        out if out is not None else memory.parent / f"{memory.stem}-evolve",
+        generator=generator,
+        max_runs=max_runs,
+        resume=resume,
+        seed=seed,
+        concurrency=concurrency,
+    )
+    if as_json:
+        print_json(result.model_dump(mode="json"))
+        return
+    from rich.console import Console
+
+    out_console = Console(soft_wrap=True, highlight=False)
+    if result.simulated:
+        out_console.print("[bold yellow]SIMULATED model — a mechanism check, not an LLM result[/]")
+    for line in summary_lines(result):
+        out_console.print(line)
+
+
+def register(app: typer.Typer) -> None:
+    """Add `evolve` to the CLI."""
+    app.command("evolve")(evolve_command)

@@ -1,0 +1,471 @@
+"""`oncourse evolve`: learn guidelines from the train split and keep only those that hold up.
+
+Phases: baseline runs on `train` -> analyze (consistency analyzer) -> generate (contrastive by
+default) -> screen -> add as `proposed` -> validate. Validation re-runs only the tasks a
+proposed guideline is retrieved for, with the active guidelines plus that one injected, and
+compares those tasks' all-N rate with the baseline's on the same tasks (same seeds): a
+guideline that raises it or leaves it unchanged becomes `active`; one that lowers it is
+`retired`. Guidelines are validated one after another, so each is judged next to the ones
+already promoted.
+
+Budget: `max_runs` caps the agent runs this command may make (baseline included); validations
+that do not fit are left `proposed` for a later run. Resume: runs live in keyed files (see
+`adapters.evaluation.ArmRunner`) and the phase state in `evolve-state.json`; `resume=True`
+continues where an interrupted evolve stopped.
+
+`EvolveResult.model_dump(mode="json")` is the `--json` object of `oncourse evolve` (a
+contract): suite, model, n, seed, memory, generator, simulated, started_at, finished_at;
+baseline_runs (file) and baseline (ArmSummary on train); analyzed_tasks, divergent_tasks;
+generated (guidelines written), added (ids stored as new), merged (ids of existing guidelines
+a new one merged into), quarantined (ids the safety screen set aside); validations: a list of
+{guideline_id, instruction, tasks, runs_file, baseline_all_n, with_all_n, baseline_per_run,
+with_per_run, lift_points, status, reason}; promoted, retired, unvalidated (id lists);
+runs_made, max_runs, budget_exhausted.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from adapters.evaluation import ArmRunner, _now, model_label, resolve_suite, suite_label
+from consistency.compare import ArmSummary, arm_summary, compare_arms
+from consistency.errors import InputError, MemoryStoreError
+from consistency.guidelines import Guideline, GuidelineGenerator
+from consistency.trajectory import Trajectory
+
+STATE_FILE = "evolve-state.json"
+
+
+class GuidelineValidation(BaseModel):
+    """How one proposed guideline fared when replayed on the tasks it is retrieved for."""
+
+    guideline_id: str = Field(description="The guideline.")
+    instruction: str = Field(description="Its instruction text.")
+    tasks: list[str] = Field(description="Train tasks it is retrieved for.")
+    runs_file: str | None = Field(default=None, description="JSONL of the validation runs.")
+    baseline_all_n: float | None = Field(default=None, description="All-N on those tasks, before.")
+    with_all_n: float | None = Field(default=None, description="All-N with it injected.")
+    baseline_per_run: float | None = Field(default=None, description="Per-run rate before.")
+    with_per_run: float | None = Field(default=None, description="Per-run rate with it.")
+    lift_points: float | None = Field(default=None, description="All-N lift in points.")
+    status: str = Field(description="Status after validation: active, retired or proposed.")
+    reason: str = Field(description="Why.")
+
+
+class EvolveResult(BaseModel):
+    """What one `oncourse evolve` did."""
+
+    suite: str = Field(description="Suite name or path.")
+    model: str = Field(description="Model spec.")
+    n: int = Field(description="Runs per task.")
+    seed: int = Field(description="Base seed.")
+    memory: str = Field(description="Guideline store.")
+    generator: str = Field(description="Guideline generator name.")
+    simulated: bool = Field(description="True when a simulated model produced the runs.")
+    started_at: str = Field(description="ISO-8601 start (UTC).")
+    finished_at: str = Field(default="", description="ISO-8601 end (UTC).")
+    baseline_runs: str = Field(default="", description="JSONL of the train baseline.")
+    baseline: ArmSummary | None = Field(default=None, description="Baseline rates on train.")
+    analyzed_tasks: int = Field(default=0, description="Train tasks analyzed.")
+    divergent_tasks: int = Field(default=0, description="Tasks whose runs fork with outcomes.")
+    generated: int = Field(default=0, description="Guidelines the generator wrote.")
+    added: list[str] = Field(default_factory=list, description="Ids stored as new guidelines.")
+    merged: list[str] = Field(default_factory=list, description="Ids merged into.")
+    quarantined: list[str] = Field(default_factory=list, description="Ids set aside by screen.")
+    validations: list[GuidelineValidation] = Field(default_factory=list, description="Verdicts.")
+    promoted: list[str] = Field(default_factory=list, description="Ids made active.")
+    retired: list[str] = Field(default_factory=list, description="Ids retired.")
+    unvalidated: list[str] = Field(default_factory=list, description="Ids left proposed.")
+    runs_made: int = Field(default=0, description="Agent runs made by this command.")
+    max_runs: int | None = Field(default=None, description="The run budget, if any.")
+    budget_exhausted: bool = Field(default=False, description="True when validations were cut.")
+
+
+def _phase(label: str, total: int, progress: bool) -> Any:
+    """A rich progress bar on stderr for one phase (a no-op object when progress is off)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    bar = Progress(
+        TextColumn(f"[bold]{label}[/]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=Console(stderr=True),
+        disable=not progress,
+        transient=False,
+    )
+    bar.start()
+    task = bar.add_task(label, total=total)
+    return bar, task
+
+
+def _make_generator(generator: str | GuidelineGenerator, model: Any) -> GuidelineGenerator:
+    if not isinstance(generator, str):
+        return generator
+    from consistency.generators import make_generator
+
+    if generator == "llm":
+        from adapters.models import get_model
+
+        return make_generator("llm", model=get_model(model) if isinstance(model, str) else model)
+    return make_generator(generator)
+
+
+def _tool_names(suite: Any, task: Any) -> list[str]:
+    return [t.name for t in suite.make_env(task).tools()]
+
+
+class Evolver:
+    """One evolve run: holds the settings, the store, the runner and the result so far."""
+
+    def __init__(
+        self,
+        suite: Any,
+        model: Any,
+        n: int,
+        memory_path: str | Path,
+        out_dir: str | Path,
+        generator: str | GuidelineGenerator = "contrastive",
+        max_runs: int | None = None,
+        seed: int = 0,
+        concurrency: int = 4,
+        progress: bool = True,
+        run_many: Callable[..., list[Trajectory]] | None = None,
+    ):
+        from memory.store import GuidelineMemory
+
+        if n < 1:
+            raise InputError(f"--n must be a positive number of runs per task, got {n}")
+        if max_runs is not None and max_runs < 1:
+            raise InputError(f"--max-runs must be positive, got {max_runs}")
+        self.suite_ref = suite
+        self.suite = resolve_suite(suite)
+        self.model = model
+        self.n = n
+        self.memory_path = Path(memory_path)
+        self.memory = GuidelineMemory(self.memory_path)
+        self.out_dir = Path(out_dir)
+        self.generator = _make_generator(generator, model)
+        self.max_runs = max_runs
+        self.progress = progress
+        self.runner = ArmRunner(suite, model, n, out_dir, seed, concurrency, progress, run_many)
+        self.result = EvolveResult(
+            suite=suite_label(suite),
+            model=model_label(model),
+            n=n,
+            seed=seed,
+            memory=str(memory_path),
+            generator=str(getattr(self.generator, "name", type(self.generator).__name__)),
+            simulated=False,
+            started_at=_now(),
+            max_runs=max_runs,
+        )
+
+    # -- state -----------------------------------------------------------------------------
+
+    @property
+    def state_path(self) -> Path:
+        """Where the phase state is kept."""
+        return self.out_dir / STATE_FILE
+
+    def _save(self) -> None:
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        tmp = self.state_path.with_suffix(".tmp")
+        tmp.write_text(self.result.model_dump_json(indent=2) + "\n")
+        tmp.replace(self.state_path)
+
+    def _load(self, resume: bool) -> bool:
+        """True when a previous evolve already generated guidelines (resume skips that)."""
+        if not self.state_path.exists():
+            return False
+        if not resume:
+            raise InputError(
+                "an evolve state exists here; pass --resume to continue it or use another --out",
+                path=str(self.state_path),
+            )
+        try:
+            previous = EvolveResult.model_validate_json(self.state_path.read_text())
+        except ValueError as exc:
+            raise InputError(f"unreadable evolve state: {exc}", path=str(self.state_path)) from None
+        mine = (self.result.suite, self.result.model, self.result.n, self.result.memory)
+        if (previous.suite, previous.model, previous.n, previous.memory) != mine:
+            raise InputError(
+                "the evolve state was made with another suite, model, n or memory",
+                path=str(self.state_path),
+            )
+        self.result = previous.model_copy(
+            update={"started_at": self.result.started_at, "max_runs": self.max_runs}
+        )
+        return previous.analyzed_tasks > 0
+
+    # -- phases ----------------------------------------------------------------------------
+
+    def _budget_left(self) -> int | None:
+        if self.max_runs is None:
+            return None
+        return self.max_runs - self.result.runs_made
+
+    def _run(self, arm: str, task_ids: Sequence[str], **kw: Any) -> tuple[list[Trajectory], Path]:
+        before = self.runner.runs_made
+        trajs, path, _ = self.runner.run(arm, "train", task_ids, **kw)
+        self.result.runs_made += self.runner.runs_made - before
+        self.result.simulated = self.result.simulated or any(t.meta.simulated for t in trajs)
+        return trajs, path
+
+    def baseline(self) -> list[Trajectory]:
+        """Phase 1: N runs of every train task without memory (reused when on disk)."""
+        task_ids = [t.task_id for t in self.suite.tasks("train")]
+        if not task_ids:
+            raise InputError(f"suite {self.result.suite} has no train tasks")
+        left = self._budget_left()
+        needed = self.runner.runs_missing("baseline", "train", task_ids)
+        if left is not None and left < needed:
+            raise InputError(
+                f"--max-runs {self.max_runs} cannot cover the train baseline "
+                f"({needed} runs still to make: {len(task_ids)} tasks x {self.n})"
+            )
+        trajs, path = self._run("baseline", task_ids)
+        self.result.baseline_runs = str(path)
+        self.result.baseline = arm_summary(trajs, k=self.n)
+        return trajs
+
+    def learn(self, baseline: list[Trajectory]) -> None:
+        """Phases 2-4: analyze the baseline, generate guidelines, screen and store them."""
+        from consistency.analyzer import analyze_runs
+        from memory.screen import screen
+
+        analyses = analyze_runs(baseline)
+        divergent = [a for a in analyses if a.divergence is not None]
+        self.result.analyzed_tasks = len(analyses)
+        self.result.divergent_tasks = len(divergent)
+        tasks = {t.task_id: t for t in self.suite.tasks("train")}
+        bar, job = _phase("generate", len(divergent), self.progress)
+        try:
+            for analysis in divergent:
+                tools = (
+                    _tool_names(self.suite, tasks[analysis.task_id])
+                    if analysis.task_id in tasks
+                    else None
+                )
+                for guideline in self.generator.generate(analysis):
+                    self.result.generated += 1
+                    self._store(guideline, screen(guideline, tools).reasons)
+                bar.advance(job)
+        finally:
+            bar.stop()
+
+    def _store(self, guideline: Guideline, screen_reasons: list[str]) -> None:
+        if screen_reasons:
+            stored = self.memory.add(
+                guideline.model_copy(
+                    update={"status": "quarantined", "quarantine_reasons": screen_reasons}
+                ),
+                dedupe=False,
+            )
+            self.result.quarantined.append(stored.id)
+            return
+        stored = self.memory.add(guideline.model_copy(update={"status": "proposed"}))
+        target = self.result.added if stored.id == guideline.id else self.result.merged
+        if stored.id not in target:
+            target.append(stored.id)
+
+    def retrieved_for(self, guideline: Guideline, scratch: Path) -> list[str]:
+        """Train tasks into which `guideline` would be injected next to the active ones."""
+        from memory.inject import inject
+
+        return [
+            task.task_id
+            for task in self.suite.tasks("train")
+            if guideline.id
+            in inject(
+                _scratch_memory(self.memory, guideline, scratch),
+                task.instruction,
+                "",
+                tools=_tool_names(self.suite, task),
+            ).guideline_ids
+        ]
+
+    def validate(self, baseline: list[Trajectory]) -> None:
+        """Phase 5: replay each proposed guideline's tasks; promote or retire it."""
+        proposed = self.memory.all(status="proposed")
+        bar, job = _phase("validate", len(proposed), self.progress)
+        try:
+            for guideline in proposed:
+                verdict = self._validate_one(guideline, baseline)
+                self.result.validations = [
+                    v for v in self.result.validations if v.guideline_id != guideline.id
+                ] + [verdict]
+                self._save()
+                bar.advance(job)
+        finally:
+            bar.stop()
+
+    def _validate_one(
+        self, guideline: Guideline, baseline: list[Trajectory]
+    ) -> GuidelineValidation:
+        scratch = self.out_dir / "validate" / f"{guideline.id}.sqlite"
+        tasks = self.retrieved_for(guideline, scratch)
+        verdict = GuidelineValidation(
+            guideline_id=guideline.id,
+            instruction=guideline.instruction,
+            tasks=tasks,
+            status="proposed",
+            reason="",
+        )
+        if not tasks:
+            verdict.reason = "retrieved for no train task; left proposed"
+            return verdict
+        from adapters.evaluation import memory_fingerprint
+
+        key, _ = memory_fingerprint(scratch)
+        arm = f"validate-{guideline.id}"
+        left = self._budget_left()
+        needed = self.runner.runs_missing(arm, "train", tasks, key)
+        if left is not None and left < needed:
+            self.result.budget_exhausted = True
+            verdict.reason = f"run budget left ({left}) < {needed} runs needed; left proposed"
+            return verdict
+        trajs, path = self._run(arm, tasks, memory_path=scratch, memory_key=key)
+        base = [t for t in baseline if t.task_id in set(tasks)]
+        cmp = compare_arms(base, trajs)
+        self._count_outcomes(guideline.id, base, trajs)
+        verdict.runs_file = str(path)
+        verdict.baseline_all_n = cmp.baseline.all_n_rate
+        verdict.with_all_n = cmp.candidate.all_n_rate
+        verdict.baseline_per_run = cmp.baseline.per_run_rate
+        verdict.with_per_run = cmp.candidate.per_run_rate
+        verdict.lift_points = cmp.all_n_lift.points
+        change = (
+            f"all-{self.n} on its {len(tasks)} task(s): {cmp.baseline.all_n_rate:.0%} -> "
+            f"{cmp.candidate.all_n_rate:.0%}"
+        )
+        if cmp.all_n_lift.points < 0:
+            self.memory.retire(guideline.id)
+            verdict.status, verdict.reason = "retired", f"lowers {change}"
+            self.result.retired.append(guideline.id)
+            return verdict
+        tools = sorted({n for t in tasks for n in self._tools_of(t)})
+        try:
+            self.memory.activate(guideline.id, allowed_tools=tools)
+        except MemoryStoreError as exc:
+            verdict.status, verdict.reason = "quarantined", str(exc)
+            self.result.quarantined.append(guideline.id)
+            return verdict
+        verdict.status = "active"
+        verdict.reason = ("raises " if cmp.all_n_lift.points > 0 else "does not lower ") + change
+        self.result.promoted.append(guideline.id)
+        return verdict
+
+    def _tools_of(self, task_id: str) -> list[str]:
+        task = next(t for t in self.suite.tasks("train") if t.task_id == task_id)
+        return _tool_names(self.suite, task)
+
+    def _count_outcomes(
+        self, guideline_id: str, base: list[Trajectory], with_it: list[Trajectory]
+    ) -> None:
+        for traj in base:
+            self.memory.record_outcome(guideline_id, traj.success, injected=False)
+        for traj in with_it:
+            self.memory.record_outcome(guideline_id, traj.success, injected=True)
+
+    def run(self, resume: bool = False) -> EvolveResult:
+        """All phases, saving the state after each."""
+        learned = self._load(resume)
+        baseline = self.baseline()
+        self._save()
+        if not learned:
+            self.learn(baseline)
+            self._save()
+        self.validate(baseline)
+        decided = {v.guideline_id for v in self.result.validations if v.status != "proposed"}
+        self.result.unvalidated = [
+            g.id for g in self.memory.all(status="proposed") if g.id not in decided
+        ]
+        self.result.finished_at = _now()
+        self._save()
+        return self.result
+
+
+def _scratch_memory(memory: Any, guideline: Guideline, path: Path) -> Any:
+    """A store holding the active guidelines plus `guideline` (as active), for one validation."""
+    from memory.store import GuidelineMemory
+
+    scratch = GuidelineMemory(path, embedder=memory.embedder)
+    if path.exists() and guideline.id in scratch:
+        return scratch
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for stale in path.parent.glob(path.name + "*"):
+        stale.unlink()
+    scratch = GuidelineMemory(path, embedder=memory.embedder)
+    chosen = [g for g in memory.all(status="active") if g.id != guideline.id]
+    chosen.append(guideline)
+    scratch.add_many([g.model_copy(update={"status": "active"}) for g in chosen], dedupe=False)
+    return scratch
+
+
+def evolve(
+    suite: Any,
+    model: Any,
+    n: int,
+    memory_path: str | Path,
+    out_dir: str | Path,
+    generator: str | GuidelineGenerator = "contrastive",
+    max_runs: int | None = None,
+    resume: bool = False,
+    seed: int = 0,
+    concurrency: int = 4,
+    progress: bool = True,
+    run_many: Callable[..., list[Trajectory]] | None = None,
+) -> EvolveResult:
+    """Baseline -> analyze -> generate -> screen -> add -> validate (see the module doc)."""
+    evolver = Evolver(
+        suite,
+        model,
+        n,
+        memory_path,
+        out_dir,
+        generator=generator,
+        max_runs=max_runs,
+        seed=seed,
+        concurrency=concurrency,
+        progress=progress,
+        run_many=run_many,
+    )
+    return evolver.run(resume=resume)
+
+
+def summary_lines(result: EvolveResult) -> list[str]:
+    """Human lines describing an evolve result."""
+    lines = [
+        f"train baseline: {result.analyzed_tasks} tasks, {result.divergent_tasks} divergent",
+        f"guidelines: {result.generated} written, {len(result.added)} new, "
+        f"{len(result.merged)} merged, {len(result.quarantined)} quarantined",
+        f"validation: {len(result.promoted)} promoted, {len(result.retired)} retired, "
+        f"{len(result.unvalidated)} left proposed; {result.runs_made} runs made"
+        + (f" of a budget of {result.max_runs}" if result.max_runs else ""),
+    ]
+    for v in result.validations:
+        lines.append(f"  {v.status:<11} {v.guideline_id}: {v.reason}")
+    return lines
+
+
+def state_of(out_dir: str | Path) -> dict[str, Any] | None:
+    """The saved evolve state of an output directory, if any."""
+    path = Path(out_dir) / STATE_FILE
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+__all__ = [
+    "STATE_FILE",
+    "EvolveResult",
+    "Evolver",
+    "GuidelineValidation",
+    "evolve",
+    "state_of",
+    "summary_lines",
+]
