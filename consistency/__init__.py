@@ -12,6 +12,18 @@ from consistency.errors import (
     OncourseError,
     StatsError,
 )
+from consistency.generators import (
+    GENERATORS,
+    ContrastiveGuidelineGenerator,
+    LLMGuidelineGenerator,
+    make_generator,
+)
+from consistency.guidelines import (
+    Guideline,
+    GuidelineGenerator,
+    GuidelineProvenance,
+    GuidelineScope,
+)
 from consistency.stats import (
     bootstrap_mean_interval,
     group_by_task,
@@ -31,6 +43,14 @@ from consistency.trajectory import (
 )
 
 __all__ = [
+    "GENERATORS",
+    "ContrastiveGuidelineGenerator",
+    "Guideline",
+    "GuidelineGenerator",
+    "GuidelineProvenance",
+    "GuidelineScope",
+    "LLMGuidelineGenerator",
+    "make_generator",
     "RESPOND_TOOL",
     "SCHEMA_VERSION",
     "Action",

@@ -1,0 +1,142 @@
+"""The faiss index behind the guideline store: inner product on unit vectors, flat then HNSW.
+
+The index maps each stored vector's `vec_id` (SQLite's AUTOINCREMENT key, always increasing) to
+its vector. Because ids only grow, an index "covers" every vector up to some id, and catching up
+with other writers is appending the rows above it. Removed or re-embedded rows stay in the index
+as tombstones that the store filters out; the store rebuilds when they pile up.
+
+On disk the index is one file: a magic line, a JSON header (the fingerprint) and the serialized
+faiss index, written to a temp file and renamed into place.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+_MAGIC = b"ONCOURSE-FAISS-1\n"
+HNSW_M = 32
+HNSW_EF_CONSTRUCTION = 80
+HNSW_EF_SEARCH = 128
+
+
+def _faiss() -> Any:
+    import faiss
+
+    return faiss
+
+
+class VectorIndex:
+    """An id-mapped faiss index: `IndexFlatIP` while small, inner-product `IndexHNSWFlat` above."""
+
+    def __init__(self, dim: int, kind: str = "flat", ef_search: int = HNSW_EF_SEARCH):
+        self.dim = dim
+        self.kind = kind
+        self.covered = 0
+        self.ef_search = ef_search
+        self._index: Any = None
+
+    @classmethod
+    def build(
+        cls, dim: int, ids: np.ndarray, vectors: np.ndarray, hnsw_threshold: int
+    ) -> VectorIndex:
+        """A new index over the given rows; HNSW when there are more than `hnsw_threshold`."""
+        index = cls(dim, "hnsw" if len(ids) > hnsw_threshold else "flat")
+        index.add(ids, vectors)
+        return index
+
+    def _ensure(self) -> Any:
+        if self._index is None:
+            faiss = _faiss()
+            if self.kind == "hnsw":
+                inner = faiss.IndexHNSWFlat(self.dim, HNSW_M, faiss.METRIC_INNER_PRODUCT)
+                inner.hnsw.efConstruction = HNSW_EF_CONSTRUCTION
+                inner.hnsw.efSearch = self.ef_search
+                self._index = faiss.IndexIDMap(inner)
+            else:
+                self._index = faiss.IndexIDMap2(faiss.IndexFlatIP(self.dim))
+        return self._index
+
+    @property
+    def ntotal(self) -> int:
+        """Number of vectors in the index, tombstones included."""
+        return 0 if self._index is None else int(self._index.ntotal)
+
+    def add(self, ids: np.ndarray, vectors: np.ndarray) -> None:
+        """Append rows; `ids` must all be above `covered`."""
+        if len(ids) == 0:
+            return
+        ids = np.ascontiguousarray(ids, dtype=np.int64)
+        vectors = np.ascontiguousarray(vectors, dtype=np.float32).reshape(len(ids), self.dim)
+        self._ensure().add_with_ids(vectors, ids)
+        self.covered = max(self.covered, int(ids.max()))
+
+    def search(self, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Top-k (scores, vec_ids) per query row; missing slots have id -1."""
+        queries = np.ascontiguousarray(queries, dtype=np.float32).reshape(-1, self.dim)
+        if self.ntotal == 0 or k <= 0:
+            shape = (len(queries), max(k, 0))
+            return np.zeros(shape, dtype=np.float32), np.full(shape, -1, dtype=np.int64)
+        scores, ids = self._index.search(queries, min(k, self.ntotal))
+        return scores, ids
+
+    def vectors(self) -> tuple[np.ndarray, np.ndarray]:
+        """All (ids, vectors) of a flat index (used to upgrade it to HNSW without the DB)."""
+        if self._index is None:
+            return np.zeros(0, dtype=np.int64), np.zeros((0, self.dim), dtype=np.float32)
+        faiss = _faiss()
+        ids = faiss.vector_to_array(self._index.id_map).astype(np.int64)
+        flat = faiss.downcast_index(self._index.index)
+        vectors = faiss.rev_swig_ptr(flat.get_xb(), flat.ntotal * self.dim)
+        return ids, np.array(vectors, dtype=np.float32).reshape(-1, self.dim)
+
+    def nbytes(self) -> int:
+        """Size of the serialized index in bytes."""
+        if self._index is None:
+            return 0
+        return int(_faiss().serialize_index(self._index).nbytes)
+
+    def save(self, path: Path, fingerprint: dict[str, Any]) -> None:
+        """Write the index and its fingerprint atomically (temp file + rename)."""
+        header = json.dumps(
+            {**fingerprint, "kind": self.kind, "covered": self.covered, "dim": self.dim}
+        ).encode()
+        payload = b"" if self._index is None else _faiss().serialize_index(self._index).tobytes()
+        fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(_MAGIC + struct.pack("<Q", len(header)) + header + payload)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    @classmethod
+    def load(cls, path: Path) -> tuple[VectorIndex, dict[str, Any]] | None:
+        """Read an index file; None when it is missing or unreadable (the caller rebuilds)."""
+        try:
+            data = path.read_bytes()
+            if not data.startswith(_MAGIC):
+                return None
+            offset = len(_MAGIC)
+            (length,) = struct.unpack("<Q", data[offset : offset + 8])
+            header = json.loads(data[offset + 8 : offset + 8 + length])
+            payload = data[offset + 8 + length :]
+            index = cls(int(header["dim"]), str(header["kind"]))
+            index.covered = int(header["covered"])
+            if payload:
+                faiss = _faiss()
+                index._index = faiss.deserialize_index(np.frombuffer(payload, dtype=np.uint8))
+                if index.kind == "hnsw":
+                    faiss.downcast_index(index._index.index).hnsw.efSearch = index.ef_search
+            return index, header
+        except (OSError, ValueError, KeyError, struct.error, RuntimeError):
+            return None
