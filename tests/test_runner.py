@@ -341,3 +341,39 @@ def test_cli_killed_midway_resumes_to_exactly_n_per_task(tmp_path: Path) -> None
     assert out.read_bytes().startswith(before_lines)  # no line written before the kill was lost
     assert summary["runs"] == 72
     assert summary["new_runs"] == 72 - before_lines.count(b"\n")
+
+
+@pytest.mark.slow
+def test_memory_path_injects_retrieved_guidelines_into_every_run(tmp_path: Path) -> None:
+    from consistency.guidelines import Guideline
+    from memory.store import GuidelineMemory
+
+    store_path = tmp_path / "memory.sqlite"
+    store = GuidelineMemory(store_path)
+    stored = store.add(
+        Guideline(
+            instruction="Email the Ana Ruiz who works at the company the task names.",
+            trigger="Emailing Ana Ruiz when two contacts named Ana Ruiz work at two companies.",
+        )
+    )
+    store.activate(stored.id)
+    store.close()
+
+    model = FunctionModel(picky_agent)
+    runs = run_many(
+        TinySuite(),
+        model,
+        2,
+        "train",
+        tmp_path / "r.jsonl",
+        memory_path=store_path,
+        progress=False,
+        concurrency=2,
+    )
+
+    assert [r.meta.injected_guidelines for r in runs] == [[stored.id]] * 4
+    assert {r.meta.model_dump()["memory"] for r in runs} == {str(store_path)}
+    prompts = {request.system_prompt for request in model.requests}
+    assert all(
+        TinySuite.system_prompt in p and "Email the Ana Ruiz who works" in p for p in prompts
+    )

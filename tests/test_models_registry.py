@@ -1,0 +1,50 @@
+"""Choosing a model by spec string: the registry, the simulated options, user factories."""
+
+from __future__ import annotations
+
+import pytest
+
+from adapters.models import MODEL_PROVIDERS, ScriptedModel, describe_model, get_model
+from consistency.chat import ChatModel
+from consistency.errors import ConfigError
+
+
+def test_simulated_spec_with_options() -> None:
+    plain = get_model("simulated")
+    tuned = get_model("simulated:temperature=0.7,seed=3")
+    assert (plain.simulated, plain.provider) == (True, "simulated")  # type: ignore[attr-defined]
+    assert (tuned.temperature, tuned.seed) == (0.7, 3)  # type: ignore[attr-defined]
+    assert describe_model(tuned) == {
+        "model": "simulated",
+        "provider": "simulated",
+        "simulated": True,
+    }
+
+
+@pytest.mark.parametrize("spec", ["simulated:temperature", "simulated:colour=blue"])
+def test_bad_simulated_options_are_config_errors(spec: str) -> None:
+    with pytest.raises(ConfigError, match="simulated"):
+        get_model(spec)
+
+
+def test_python_spec_builds_a_user_model() -> None:
+    model = get_model("python:_tiny_suite:slow_model")
+    assert isinstance(model, ChatModel)
+    assert describe_model(model)["model"] == "slow-answer"
+    with pytest.raises(ConfigError, match="no_such_module"):
+        get_model("python:no_such_module:factory")
+    with pytest.raises(ConfigError, match="python:package.module:factory"):
+        get_model("python:just_a_module")
+
+
+def test_unknown_provider_lists_the_known_ones() -> None:
+    with pytest.raises(
+        ConfigError, match="anthropic, openai, openai-compatible, python, simulated"
+    ):
+        get_model("mistral:large")
+
+
+def test_registry_is_a_dict_users_can_extend(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(MODEL_PROVIDERS, "canned", lambda rest: ScriptedModel([rest], name=rest))
+    model = get_model("canned:hello")
+    assert describe_model(model)["model"] == "hello"
