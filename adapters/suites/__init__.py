@@ -1,5 +1,23 @@
 """Task suites: the built-in `mini-apps` world and suites loaded from a directory."""
 
+from adapters.suites._tools import ToolCallError, World, call_tool, tool_spec
+from adapters.suites.apps import AppEnvironment, AppSuite
 from adapters.suites.base import SPLITS, Environment, StepResult, Suite, Task
+from adapters.suites.loader import BUILTIN_SUITES, load_suite, load_suite_dir
 
-__all__ = ["SPLITS", "Environment", "StepResult", "Suite", "Task"]
+__all__ = [
+    "BUILTIN_SUITES",
+    "SPLITS",
+    "AppEnvironment",
+    "AppSuite",
+    "Environment",
+    "StepResult",
+    "Suite",
+    "Task",
+    "ToolCallError",
+    "World",
+    "call_tool",
+    "load_suite",
+    "load_suite_dir",
+    "tool_spec",
+]

@@ -1,1 +1,87 @@
-"""Placeholder; filled in by its owner."""
+"""The built-in `mini-apps` suite: contacts, email, calendar, invoices/vendors and files.
+
+Tasks are generated deterministically from the templates and entity pools in
+`oncourse_data/mini_apps/` (the repository's `data/mini_apps/`); the apps are the typed tool
+functions of the modules in this package.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from adapters.suites._tools import ToolFunction
+from adapters.suites.apps import AppSuite
+from adapters.suites.base import Task
+from adapters.suites.mini_apps import calendar, contacts, email, files, invoices
+from adapters.suites.mini_apps.families import FAMILIES
+
+NAME = "mini-apps"
+APPS: dict[str, list[ToolFunction]] = {
+    "contacts": contacts.TOOLS,
+    "email": email.TOOLS,
+    "calendar": calendar.TOOLS,
+    "invoices": invoices.TOOLS,
+    "files": files.TOOLS,
+}
+
+
+def _read_data(name: str) -> Any:
+    try:
+        from importlib.resources import files as resource_files
+
+        text = (resource_files("oncourse_data") / "mini_apps" / name).read_text("utf-8")
+    except (ModuleNotFoundError, FileNotFoundError):
+        text = (Path(__file__).resolve().parents[3] / "data" / "mini_apps" / name).read_text(
+            "utf-8"
+        )
+    return json.loads(text)
+
+
+def _split_pools(entities: dict[str, list[Any]], split: str) -> dict[str, list[Any]]:
+    """Train draws people, companies and vendors from one half of each pool, the rest the other."""
+    half = 0 if split == "train" else 1
+    shared = {"personal_domains", "timezones", "folders", "countries"}
+    return {key: values if key in shared else values[half::2] for key, values in entities.items()}
+
+
+def build_tasks() -> list[Task]:
+    """Generate every task of the suite (the same list on every machine and every call)."""
+    entities = _read_data("entities.json")
+    spec = _read_data("families.json")
+    tasks: list[Task] = []
+    for family, family_spec in spec["families"].items():
+        templates = family_spec["templates"]
+        for offset, (split, count) in enumerate(family_spec["splits"].items()):
+            pools = _split_pools(entities, split)
+            for index in range(count):
+                rng = random.Random(f"mini-apps:{family}:{split}:{index}")
+                instance = FAMILIES[family](rng, pools)
+                template = templates[(index + offset) % len(templates)]
+                tasks.append(
+                    Task(
+                        task_id=f"{family}.{split}.{index}",
+                        instruction=template.format(**instance.fields),
+                        split=split,
+                        family=family,
+                        params={
+                            "apps": family_spec["apps"],
+                            "world": instance.state,
+                            "expected": instance.expected,
+                            "decision": instance.decision,
+                        },
+                    )
+                )
+    return tasks
+
+
+@functools.cache
+def mini_apps_suite() -> AppSuite:
+    """The built-in suite, built once per process."""
+    return AppSuite(NAME, _read_data("families.json")["system_prompt"], APPS, build_tasks())
+
+
+__all__ = ["APPS", "NAME", "build_tasks", "mini_apps_suite"]
