@@ -377,3 +377,37 @@ def test_memory_path_injects_retrieved_guidelines_into_every_run(tmp_path: Path)
     assert all(
         TinySuite.system_prompt in p and "Email the Ana Ruiz who works" in p for p in prompts
     )
+
+
+@pytest.mark.slow
+def test_cli_ctrl_c_writes_finished_runs_and_exits_130(tmp_path: Path) -> None:
+    out = tmp_path / "runs.jsonl"
+    args = [
+        "--suite",
+        "mini-apps",
+        "--model",
+        "python:_tiny_suite:slow_model",
+        "--n",
+        "3",
+        "--split",
+        "train",
+        "--out",
+        str(out),
+        "--no-progress",
+    ]
+    proc = subprocess.Popen(
+        _cli(*args), cwd=tmp_path, env=_cli_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        if out.exists() and out.read_bytes().count(b"\n") >= 8:
+            break
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    assert b"interrupted" in err
+    data = out.read_bytes()
+    assert data.endswith(b"\n")  # runs in flight were finished and written whole
+    assert 8 <= data.count(b"\n") < 72
+    assert len({d["run_id"] for d in lines(out)}) == data.count(b"\n")

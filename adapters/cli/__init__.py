@@ -40,7 +40,7 @@ _register_commands()
 def main() -> None:
     """Console entry point: run the app, turning project errors into one line and exit code 2."""
     try:
-        app(standalone_mode=False)
+        code = app(standalone_mode=False)
     except OncourseError as exc:
         print(f"oncourse: error: {exc}", file=sys.stderr)
         sys.exit(2)
@@ -58,6 +58,11 @@ def main() -> None:
         if isinstance(exc, click.exceptions.Abort):
             sys.exit(130)
         raise
+    # Non-standalone typer returns, not raises, the code of Ctrl-C (130) and of typer.Exit.
+    if isinstance(code, int) and not isinstance(code, bool) and code != 0:
+        if code == 130:
+            print("oncourse: interrupted", file=sys.stderr)
+        sys.exit(code)
 
 
 __all__ = ["app", "main"]
