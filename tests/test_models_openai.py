@@ -299,3 +299,61 @@ def test_live_openai_tool_call() -> None:
     assert [c.name for c in reply.tool_calls] == ["get_weather"]
     assert "paris" in reply.tool_calls[0].arguments["city"].lower()
     assert reply.usage.tokens_in > 0
+
+
+def test_agent_loop_against_a_local_openai_compatible_http_server() -> None:
+    """Real sockets on loopback: a stand-in server that looks the contact up, then answers."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from _tiny_suite import TinySuite
+
+    from adapters.agent import run_agent
+
+    received: list[dict[str, Any]] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 - the http.server API
+            body = json.loads(self.rfile.read(int(self.headers["content-length"])))
+            received.append({"path": self.path, "body": body})
+            if not any(m["role"] == "tool" for m in body["messages"]):
+                args = json.dumps({"name": "Bo Chen"})
+                reply = completion(
+                    {"content": None, "tool_calls": [tool_call("c1", "find_contact", args)]}
+                )
+            else:
+                reply = completion({"content": "Bo is bo@acme.test."})
+            data = json.dumps(reply).encode()
+            self.send_response(200)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        port = server.server_address[1]
+        model = get_model(f"openai-compatible:http://127.0.0.1:{port}/v1#tiny-llm")
+        suite = TinySuite()
+        task = suite.tasks("heldout")[0]
+        run = run_agent(model, suite.make_env(task), task, seed=4)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert [r["path"] for r in received] == ["/v1/chat/completions"] * 2
+    assert received[1]["body"]["messages"][-1]["role"] == "tool"
+    assert json.loads(received[1]["body"]["messages"][-1]["content"])[0]["email"] == "bo@acme.test"
+    assert [s.action.tool for s in run.steps] == ["find_contact", "respond"]
+    assert (run.meta.provider, run.meta.model, run.meta.seed) == (
+        "openai-compatible",
+        "tiny-llm",
+        4,
+    )
+    assert run.meta.model_dump()["base_url"] == f"http://127.0.0.1:{port}/v1"
+    assert run.meta.model_dump()["model_reported"] == "gpt-4.1-2025-04-14"
+    assert (run.meta.tokens_in, run.meta.tokens_out) == (164, 34)
