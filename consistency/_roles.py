@@ -25,7 +25,8 @@ _GIST_RULES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"\b({_MONTHS})\.? \d{{1,2}}(st|nd|rd|th)?(,? \d{{4}})?\b"), "[date]"),
     (re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}(/\d{2,4})?\b"), "[date]"),
     (re.compile(r"\b\d{1,2}(:\d{2})?\s?(am|pm|AM|PM)\b"), "[time]"),
-    (re.compile(r"\b(?=[A-Za-z_]*\d)[A-Za-z0-9_]*[A-Za-z_][A-Za-z0-9_]*\b"), "[id]"),
+    (re.compile(rf"\b({_MONTHS})\b"), "[month]"),
+    (re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z_])[\w-]+\b"), "[id]"),
     (re.compile(r"\b\d[\d,]*(\.\d+)?\b"), "[number]"),
     (re.compile(r"(?<=[a-z,;(] )[A-Z][a-zA-Z'-]+( [A-Z][a-zA-Z'-]+)*"), "[name]"),
 ]
@@ -145,6 +146,8 @@ def value_role(
     if is_vocabulary(value):
         return f"{label} '{value}'"
     text = str(value)
+    if isinstance(value, float) and value.is_integer():
+        text = str(int(value))
     if len(text) >= 2 and text.lower() in task.lower():
         return f"the {label} stated in the task"
     observed = {str(v) for _, v in leaves(observation)} | {str(k) for k, _ in leaves(observation)}

@@ -168,17 +168,19 @@ class ContrastiveGuidelineGenerator:
         tool, observation = _preceding(context)
         win_text = describe_action(_action(win), task, observation, tool)
         lose_text = describe_action(_action(lose), task, observation, tool)
-        if win_text == lose_text:
-            win_text = _same_pattern_advice(_action(win), _action(lose), win_text)
-            lose_text = "the choice made in the failed runs"
         situation = self._situation(tool, observation)
-        instruction = f"{situation[0]}, {win_text} rather than {lose_text}."
+        if win_text == lose_text:
+            instruction = _same_pattern_advice(_action(win), _action(lose), situation[0], win_text)
+        else:
+            instruction = f"{situation[0]}, {win_text} rather than {lose_text}."
         gist = task_gist(task) if task else ""
         trigger = f"{gist}; {situation[1]}" if gist else situation[1][0].upper() + situation[1][1:]
+        win_label, lose_label = branch_labels(branches)[0], branch_labels(branches)[-1]
         rationale = (
-            f"In the source runs, runs that chose to {win_text} succeeded "
-            f"{_attr(win, 'successes')} of {len(_attr(win, 'runs'))} times; runs that chose to "
-            f"{lose_text} succeeded {_attr(lose, 'successes')} of {len(_attr(lose, 'runs'))}."
+            f"In the source runs, {_attr(win, 'successes')} of {len(_attr(win, 'runs'))} runs "
+            f"that took the winning action ({win_label}) succeeded, against "
+            f"{_attr(lose, 'successes')} of {len(_attr(lose, 'runs'))} that took the losing "
+            f"one ({lose_label})."
         )
         forbidden = run_specific_values(analysis)
         instruction, trigger, rationale = (
@@ -206,12 +208,16 @@ class ContrastiveGuidelineGenerator:
         return f"When {tool} returns {shape}", f"{tool} has returned {shape}"
 
 
-def _same_pattern_advice(win: Action, lose: Action, pattern: str) -> str:
+def _same_pattern_advice(win: Action, lose: Action, situation: str, pattern: str) -> str:
+    """Advice for branches that differ only in argument values with the same roles."""
     keys = sorted(k for k in set(win.args) | set(lose.args) if win.args.get(k) != lose.args.get(k))
     if not keys or win.tool in _NOT_TOOLS:
-        return f"check the task's requirements again and {pattern}"
+        return f"{situation}, check the task's requirements again before you {pattern}."
     named = ", ".join(k.replace("_", " ") for k in keys[:3])
-    return f"{pattern}, checking the {named} against the task before choosing"
+    return (
+        f"{situation}, check the {named} against the task before you {pattern}; "
+        f"runs that chose a different {named} failed."
+    )
 
 
 def _provenance(

@@ -24,9 +24,8 @@ from pydantic import BaseModel, Field
 from consistency.guidelines import Guideline
 
 _OVERRIDE = [
-    r"\b(ignore|disregard|forget|override|bypass)\b[^.]{0,40}\b(previous|prior|above|earlier|all|"
-    r"your|system|original)\b[^.]{0,20}\b(instructions?|rules?|prompts?|messages?|polic(y|ies)|"
-    r"guidelines?)",
+    r"\b(ignore|disregard|forget|override|bypass)\b[^.]{0,40}\b(instructions?|rules?|prompts?|"
+    r"polic(y|ies)|guidelines?|guardrails?)\b",
     r"\byou are now\b",
     r"\bfrom now on,? you\b",
     r"\bsystem prompt\b",
@@ -56,7 +55,7 @@ _SECRETS = {
 _PHONE = re.compile(r"(?<![\w-])\+?\(?\d[\d\s().-]{7,}\d(?![\w-])")
 _CARD = re.compile(r"(?<!\d)(?:\d[ -]?){12,18}\d(?!\d)")
 _TOOL_MENTION = re.compile(
-    r"\b(?:call|calls|calling|invoke|invoking|use|using|run|running|tool)\s+[`'\"]?"
+    r"\b(?i:call|calls|calling|invoke|invoking|use|using|run|running|tool)\s+[`'\"]?"
     r"([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b"
 )
 _BACKTICKED = re.compile(r"`([A-Za-z][A-Za-z0-9_]*)`")
