@@ -239,6 +239,16 @@ def run_agent(
     )
 
 
+def effective_temperature(model: ChatModel, settings: ModelSettings | None) -> float | None:
+    """The temperature a run is recorded with: the settings', else the model's own, if honoured."""
+    if not getattr(model, "supports_temperature", True):
+        return None
+    if settings is not None and settings.temperature is not None:
+        return settings.temperature
+    value = getattr(model, "temperature", None)
+    return float(value) if isinstance(value, int | float) else None
+
+
 def _run_meta(
     model: ChatModel,
     settings: ModelSettings,
@@ -248,11 +258,7 @@ def _run_meta(
     state: _RunState,
 ) -> RunMeta:
     info: dict[str, Any] = describe_model(model)
-    temperature = settings.temperature
-    if temperature is None:
-        temperature = getattr(model, "temperature", None)
-    if not getattr(model, "supports_temperature", True):
-        temperature = None
+    temperature = effective_temperature(model, settings)
     if state.reported_model and state.reported_model != info["model"]:
         # Providers change what runs behind a stable name; keep what they said ran.
         info["model_reported"] = state.reported_model
@@ -268,4 +274,4 @@ def _run_meta(
     )
 
 
-__all__ = ["DEFAULT_SYSTEM_PROMPT", "MemoryHook", "run_agent"]
+__all__ = ["DEFAULT_SYSTEM_PROMPT", "MemoryHook", "effective_temperature", "run_agent"]

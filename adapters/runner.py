@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from adapters._runlog import RunLog, read_run_log
-from adapters.agent import DEFAULT_SYSTEM_PROMPT, MemoryHook, run_agent
+from adapters.agent import DEFAULT_SYSTEM_PROMPT, MemoryHook, effective_temperature, run_agent
 from adapters.models import describe_model, get_model
 from adapters.suites.base import Suite, Task
 from consistency._version import __version__
@@ -75,8 +75,17 @@ def _memory_hook(memory_path: str | Path | None) -> MemoryHook | None:
     return hook
 
 
+def _mismatch(run: Trajectory, arm: dict[str, Any]) -> str | None:
+    """Why an earlier run belongs to another arm (model, temperature, memory), if it does."""
+    recorded = run.meta.model_dump()
+    for key, value in arm.items():
+        if key in recorded and recorded[key] != value:
+            return f"{key} {recorded[key]!r}, not {value!r}"
+    return None
+
+
 def _existing_runs(
-    out: Path, resume: bool, tasks: list[Task], n: int, model: ChatModel
+    out: Path, resume: bool, tasks: list[Task], n: int, arm: dict[str, Any]
 ) -> dict[str, Trajectory]:
     """Finished runs already in the file, keyed by run id (resume) or a refusal to mix."""
     if not resume:
@@ -89,7 +98,6 @@ def _existing_runs(
         return {}
     wanted = {run_id_for(t.task_id, i) for t in tasks for i in range(n)}
     selected = {t.task_id for t in tasks}
-    name = describe_model(model)["model"]
     done: dict[str, Trajectory] = {}
     for number, run in enumerate(read_run_log(out, repair=True), start=1):
         if run.task_id not in selected:
@@ -103,10 +111,11 @@ def _existing_runs(
             )
         if run.run_id in done:
             raise InputError(f"run {run.run_id!r} appears twice", path=str(out), line=number)
-        if run.meta.model is not None and run.meta.model != name:
+        mismatch = _mismatch(run, arm)
+        if mismatch is not None:
             raise InputError(
-                f"run {run.run_id!r} was made by model {run.meta.model!r}, not {name!r}; "
-                "resume with the same model or choose another --out",
+                f"run {run.run_id!r} was made with {mismatch}; resume with the same "
+                "settings or choose another --out",
                 path=str(out),
                 line=number,
             )
@@ -115,7 +124,12 @@ def _existing_runs(
 
 
 def _harness_failure(
-    task: Task, run_id: str, seed: int, model: ChatModel, exc: BaseException
+    task: Task,
+    run_id: str,
+    seed: int,
+    model: ChatModel,
+    settings: ModelSettings | None,
+    exc: BaseException,
 ) -> Trajectory:
     """A run the harness itself could not complete (an environment bug): a failed run."""
     return Trajectory(
@@ -127,6 +141,7 @@ def _harness_failure(
         error=RunError(kind="harness_error", message=f"{type(exc).__name__}: {exc}"),
         meta=RunMeta(
             **describe_model(model),
+            temperature=effective_temperature(model, settings),
             seed=seed,
             started_at=datetime.now(UTC).isoformat(timespec="seconds"),
             oncourse_version=__version__,
@@ -232,7 +247,13 @@ def run_many(
     )
     hook = _memory_hook(memory_path)
     out = Path(out_path)
-    done = _existing_runs(out, resume, tasks, n, model)
+    # Runs of another arm must never be mixed in: a paired comparison would be meaningless.
+    arm = {
+        "model": describe_model(model)["model"],
+        "temperature": effective_temperature(model, settings),
+        "memory": str(memory_path) if memory_path is not None else None,
+    }
+    done = _existing_runs(out, resume, tasks, n, arm)
     prompt = (
         system_prompt
         if system_prompt is not None
@@ -261,7 +282,7 @@ def run_many(
                 run_id=run_id,
             )
         except Exception as exc:  # noqa: BLE001 - a thrown run is a failed run
-            traj = _harness_failure(task, run_id, run_seed, model, exc)
+            traj = _harness_failure(task, run_id, run_seed, model, settings, exc)
         for key, value in extra_meta.items():
             setattr(traj.meta, key, value)
         return traj

@@ -411,3 +411,48 @@ def test_cli_ctrl_c_writes_finished_runs_and_exits_130(tmp_path: Path) -> None:
     assert data.endswith(b"\n")  # runs in flight were finished and written whole
     assert 8 <= data.count(b"\n") < 72
     assert len({d["run_id"] for d in lines(out)}) == data.count(b"\n")
+
+
+def test_resume_never_mixes_arms(tmp_path: Path) -> None:
+    out = tmp_path / "runs.jsonl"
+    hot = ModelSettings(temperature=0.9)
+    run_many(TinySuite(), FunctionModel(picky_agent), 2, "train", out, progress=False, settings=hot)
+    rows = out.read_text().splitlines(keepends=True)
+    out.write_text("".join(rows[:2]))  # interrupted after two runs
+    cold = ModelSettings(temperature=0.0)
+    with pytest.raises(InputError, match=r"runs.jsonl:1: .*temperature 0.9, not 0.0"):
+        run_many(
+            TinySuite(),
+            FunctionModel(picky_agent),
+            2,
+            "train",
+            out,
+            resume=True,
+            progress=False,
+            settings=cold,
+        )
+    memory_file = tmp_path / "memory.sqlite"
+    memory_file.write_bytes(b"")
+    with pytest.raises(InputError, match="memory None"):
+        run_many(
+            TinySuite(),
+            FunctionModel(picky_agent),
+            2,
+            "train",
+            out,
+            resume=True,
+            progress=False,
+            settings=hot,
+            memory_path=memory_file,
+        )
+    runs = run_many(
+        TinySuite(),
+        FunctionModel(picky_agent),
+        2,
+        "train",
+        out,
+        resume=True,
+        progress=False,
+        settings=hot,
+    )
+    assert {r.meta.temperature for r in runs} == {0.9} and len(runs) == 4
