@@ -247,11 +247,12 @@ def run_many(
     )
     hook = _memory_hook(memory_path)
     out = Path(out_path)
+    memory = str(Path(memory_path).resolve()) if memory_path is not None else None
     # Runs of another arm must never be mixed in: a paired comparison would be meaningless.
     arm = {
         "model": describe_model(model)["model"],
         "temperature": effective_temperature(model, settings),
-        "memory": str(memory_path) if memory_path is not None else None,
+        "memory": memory,
     }
     done = _existing_runs(out, resume, tasks, n, arm)
     prompt = (
@@ -262,7 +263,7 @@ def run_many(
     extra_meta: dict[str, Any] = {
         "suite": loaded.name,
         "split": split,
-        "memory": str(memory_path) if memory_path is not None else None,
+        "memory": memory,
     }
 
     def one_run(task: Task, index: int) -> Trajectory:

@@ -372,7 +372,7 @@ def test_memory_path_injects_retrieved_guidelines_into_every_run(tmp_path: Path)
     )
 
     assert [r.meta.injected_guidelines for r in runs] == [[stored.id]] * 4
-    assert {r.meta.model_dump()["memory"] for r in runs} == {str(store_path)}
+    assert {r.meta.model_dump()["memory"] for r in runs} == {str(store_path.resolve())}
     prompts = {request.system_prompt for request in model.requests}
     assert all(
         TinySuite.system_prompt in p and "Email the Ana Ruiz who works" in p for p in prompts
