@@ -24,8 +24,9 @@ matches instead of paying for it again.
             percentage points with a paired bootstrap interval over tasks;
         mcnemar: {n_pairs, only_baseline, only_memory, p_value}: exact McNemar test on the
             task-level all-N outcomes;
-        harm_rate: share of baseline-all-N tasks that are not all-N with memory (null when no
-            task was all-N in the baseline); harmed: [{task_id, guidelines}] with the ids of
+        baseline_consistent: tasks all-N in the baseline;
+        harm_rate: share of those that are not all-N with memory (null when there are none);
+            harmed: [{task_id, guidelines}] with the ids of
             the guidelines injected into each harmed task;
         mean_injected_tokens: mean over tasks of the mean tokens injected per run;
         mean_injected_guidelines: same, in guidelines; tasks_with_injection: tasks that got
@@ -48,6 +49,7 @@ from consistency._version import __version__
 from consistency.compare import (
     ArmSummary,
     LiftInterval,
+    all_runs_passed,
     compare_arms,
 )
 from consistency.errors import InputError
@@ -86,6 +88,7 @@ class SplitEvaluation(BaseModel):
     all_n_lift: LiftInterval = Field(description="All-N lift in points, paired bootstrap.")
     per_run_lift: LiftInterval = Field(description="Per-run lift in points, paired bootstrap.")
     mcnemar: PairedTest = Field(description="Exact McNemar test on task all-N outcomes.")
+    baseline_consistent: int = Field(description="Tasks all-N in the baseline (harm's base).")
     harm_rate: float | None = Field(description="Share of baseline-consistent tasks lost.")
     harmed: list[HarmedTask] = Field(description="The lost tasks and their guidelines.")
     mean_injected_tokens: float | None = Field(description="Mean tokens injected per run/task.")
@@ -374,6 +377,9 @@ def evaluate_split(
             only_baseline=cmp.mcnemar.only_baseline,
             only_memory=cmp.mcnemar.only_candidate,
             p_value=cmp.mcnemar.p_value,
+        ),
+        baseline_consistent=sum(
+            1 for task, ok in all_runs_passed(baseline).items() if ok and task in shared
         ),
         harm_rate=None if math.isnan(cmp.harm_rate) else cmp.harm_rate,
         harmed=harmed,

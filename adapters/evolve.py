@@ -4,9 +4,10 @@ Phases: baseline runs on `train` -> analyze (consistency analyzer) -> generate (
 default) -> screen -> add as `proposed` -> validate. Validation re-runs only the tasks a
 proposed guideline is retrieved for, with the active guidelines plus that one injected, and
 compares those tasks' all-N rate with the baseline's on the same tasks (same seeds): a
-guideline that raises it or leaves it unchanged becomes `active`; one that lowers it is
-`retired`. Guidelines are validated one after another, so each is judged next to the ones
-already promoted.
+guideline that lowers it is `retired`, and so is one that leaves it equal while lowering the
+per-run rate (every injected guideline costs context; at a tie on all-N, a per-run loss is the
+only evidence there is); any other becomes `active`. Guidelines are validated one after
+another, so each is judged next to the ones already promoted.
 
 Budget: `max_runs` caps the agent runs this command may make (baseline included); validations
 that do not fit are left `proposed` for a later run. Resume: runs live in keyed files (see
@@ -344,9 +345,16 @@ class Evolver:
             f"all-{self.n} on its {len(tasks)} task(s): {cmp.baseline.all_n_rate:.0%} -> "
             f"{cmp.candidate.all_n_rate:.0%}"
         )
-        if cmp.all_n_lift.points < 0:
+        tie_but_worse = cmp.all_n_lift.points == 0 and cmp.per_run_lift.points < 0
+        if cmp.all_n_lift.points < 0 or tie_but_worse:
             self.memory.retire(guideline.id)
-            verdict.status, verdict.reason = "retired", f"lowers {change}"
+            verdict.status = "retired"
+            verdict.reason = f"lowers {change}" + (
+                f" (equal), per-run {cmp.baseline.per_run_rate:.0%} -> "
+                f"{cmp.candidate.per_run_rate:.0%}"
+                if tie_but_worse
+                else ""
+            )
             self.result.retired.append(guideline.id)
             return verdict
         tools = sorted({n for t in tasks for n in self._tools_of(t)})

@@ -57,6 +57,7 @@ def test_evaluate_split_hand_computed():
     assert (ev.mcnemar.only_baseline, ev.mcnemar.only_memory) == (1, 2)
     assert ev.mcnemar.p_value == pytest.approx(1.0)
     # harm: 1 of the 2 baseline-consistent tasks lost.
+    assert ev.baseline_consistent == 2
     assert ev.harm_rate == pytest.approx(0.5)
     assert [(h.task_id, h.guidelines) for h in ev.harmed] == [("t1", ["g-harm"])]
     # tokens per task: t1 30, t2 40, t3 10, t4 10, t5 0 -> mean 18.

@@ -22,46 +22,66 @@ def _pct(value: float | None) -> str:
 
 def _arm(arm: Any, key: str) -> str:
     rate, low, high = (getattr(arm, f"{key}_{s}") for s in ("rate", "low", "high"))
-    return f"{_pct(rate)} ({_pct(low)}–{_pct(high)})"
+    if low is None or high is None:
+        return _pct(rate)
+    return f"{_pct(rate)} [{100 * low:.0f}–{100 * high:.0f}]"
 
 
-def eval_table(result: Any) -> Any:
-    """A rich table: one row per split, baseline vs memory with ranges, test, harm, tokens."""
+def rates_table(result: Any) -> Any:
+    """Rich table: per split and arm, the per-run and all-N rates with their 95% ranges."""
     from rich.table import Table
 
-    table = Table(title=f"Baseline vs memory (N = {result.n} runs per task per arm)")
-    for name in ("split", "tasks", "arm", "per-run (95% Wilson)", "all-N (95% bootstrap)"):
-        table.add_column(name)
-    for name in ("all-N lift, points", "McNemar p", "harm rate", "tokens/task"):
-        table.add_column(name, justify="right")
+    table = Table(title=f"Pass rates, N = {result.n} runs per task per arm (95% ranges)")
+    table.add_column("split")
+    table.add_column("tasks", justify="right")
+    table.add_column("arm")
+    table.add_column("per-run [Wilson]", justify="right")
+    table.add_column(f"all-{result.n} [bootstrap]", justify="right")
     for split, ev in result.splits.items():
-        lift = ev.all_n_lift
-        tokens = "n/a" if ev.mean_injected_tokens is None else f"{ev.mean_injected_tokens:.0f}"
-        harm = _pct(ev.harm_rate)
-        if ev.harmed:
-            harm += f" ({len(ev.harmed)} task{'s' if len(ev.harmed) > 1 else ''})"
         table.add_row(
             split, str(ev.tasks), "baseline", _arm(ev.baseline, "per_run"),
-            _arm(ev.baseline, "all_n"), "", "", "", "",
+            _arm(ev.baseline, "all_n"),
         )  # fmt: skip
         table.add_row(
             "", "", "memory", _arm(ev.memory, "per_run"), _arm(ev.memory, "all_n"),
-            f"{lift.points:+.1f} [{lift.low:+.1f}, {lift.high:+.1f}]",
-            f"{ev.mcnemar.p_value:.3g} ({ev.mcnemar.only_memory} won, "
-            f"{ev.mcnemar.only_baseline} lost)",
-            harm, tokens, end_section=True,
+            end_section=True,
         )  # fmt: skip
     return table
 
 
-def print_eval(result: Any) -> None:
-    """Print the eval on stdout: label, table, harmed tasks and the report path."""
+def effects_table(result: Any) -> Any:
+    """Rich table: per split, the all-N lift, the paired test, harm and token cost."""
+    from rich.table import Table
+
+    table = Table(title="Memory minus baseline, paired on tasks")
+    table.add_column("split")
+    table.add_column(f"all-{result.n} lift, pts [95%]", justify="right")
+    table.add_column("McNemar p (won/lost)", justify="right")
+    table.add_column("harm", justify="right")
+    table.add_column("tokens/task", justify="right")
+    for split, ev in result.splits.items():
+        lift, mc = ev.all_n_lift, ev.mcnemar
+        tokens = "n/a" if ev.mean_injected_tokens is None else f"{ev.mean_injected_tokens:.0f}"
+        harm = f"{_pct(ev.harm_rate)} ({len(ev.harmed)}/{ev.baseline_consistent})"
+        table.add_row(
+            split,
+            f"{lift.points:+.1f} [{lift.low:+.1f}, {lift.high:+.1f}]",
+            f"{mc.p_value:.2g} ({mc.only_memory}/{mc.only_baseline})",
+            harm,
+            tokens,
+        )
+    return table
+
+
+def print_eval(result: Any, console: Any | None = None) -> None:
+    """Print the eval on stdout: label, tables, harmed tasks and the report path."""
     from rich.console import Console
 
-    out = Console(soft_wrap=True)
+    out = console or Console(soft_wrap=True, highlight=False)
     if result.simulated:
         out.print(f"[bold yellow]{SIMULATED_LABEL}[/]")
-    out.print(eval_table(result))
+    out.print(rates_table(result))
+    out.print(effects_table(result))
     for split, ev in result.splits.items():
         for harmed in ev.harmed:
             ids = ", ".join(harmed.guidelines) or "no guideline"
