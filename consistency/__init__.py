@@ -4,6 +4,16 @@ No network and no disk beyond reading trajectories happens in this package.
 """
 
 from consistency._version import __version__
+from consistency.analyzer import (
+    Branch,
+    Divergence,
+    Fork,
+    ForkContext,
+    ObservationAt,
+    TaskAnalysis,
+    analyze_runs,
+)
+from consistency.canonical import CanonicalConfig
 from consistency.errors import (
     ConfigError,
     InputError,
@@ -43,6 +53,14 @@ from consistency.trajectory import (
 )
 
 __all__ = [
+    "Branch",
+    "CanonicalConfig",
+    "Divergence",
+    "Fork",
+    "ForkContext",
+    "ObservationAt",
+    "TaskAnalysis",
+    "analyze_runs",
     "GENERATORS",
     "ContrastiveGuidelineGenerator",
     "Guideline",

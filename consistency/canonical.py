@@ -1,0 +1,458 @@
+"""Step canonicalisation: turn each step into a comparable action signature.
+
+A signature is the tool name plus the arguments normalised (key order, whitespace, case of plain
+words, numbers), with volatile values masked (uuids, timestamps, long hex ids, and ids that differ
+per run) and free text replaced by a meaning cluster. Two steps with equal signatures count as
+"the same action" when runs are aligned and forks are looked for.
+
+Per-run ids are found without any rule per tool: a value counts as volatile in a run when the run
+first saw it in the observation of one of its own earlier writes (the booking call returned it)
+and no other run of the task ever saw or used it. Values that every run saw (the reservation list
+of a user profile), values picked from a lookup's results and values the user typed stay:
+choosing one of them is a real decision.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from consistency.text import LexicalEmbedder, TextEmbedder
+from consistency.trajectory import RESPOND_TOOL, Trajectory
+
+DEFAULT_VOLATILE_PATTERNS: dict[str, str] = {
+    "uuid": r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}",
+    "timestamp": (r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?"),
+    "hex": r"(?<![0-9A-Za-z])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{16,}(?![0-9A-Za-z])",
+}
+"""Regexes whose matches inside any string argument are replaced by `<name>`."""
+
+DEFAULT_READ_ONLY_TOOLS = (
+    r"^(get|list|search|find|lookup|read|fetch|query|check|view|show|describe|count|calculate)"
+    r"(_|$|[A-Z])"
+)
+"""Tools whose name matches are taken as reads: consecutive reads may come in any order."""
+
+# Leaf strings that may be ids: no spaces, at least 4 characters, and a digit, or an all-caps code.
+_ID_LIKE = re.compile(r"^(?:(?=[^\s]*\d)[A-Za-z0-9][A-Za-z0-9_\-.:/#@]{3,}|[A-Z0-9]{5,12})$")
+_SPACES = re.compile(r"\s+")
+_TEXT_MARK = "\x00text"
+_RUN_ID_MARK = "<run-id>"
+
+TEXT_THRESHOLDS: dict[str, float] = {"MiniLMEmbedder": 0.80, "LexicalEmbedder": 0.75}
+"""Default cosine threshold per embedder class: two texts at or above it mean the same."""
+
+
+class CanonicalConfig(BaseModel):
+    """How steps are made comparable; every rule can be changed per call."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    volatile_patterns: dict[str, str] = Field(
+        default_factory=lambda: dict(DEFAULT_VOLATILE_PATTERNS),
+        description="Name -> regex; matches inside string arguments are masked as `<name>`.",
+    )
+    mask_per_run_ids: bool = Field(
+        default=True, description="Mask ids a run got from its own observations and no other run."
+    )
+    free_text_min_words: int = Field(
+        default=6, ge=1, description="A string argument with this many words is free text."
+    )
+    text_tools: tuple[str, ...] = Field(
+        default=(RESPOND_TOOL, "think"),
+        description="Tools whose string arguments are always free text (replies, notes).",
+    )
+    text_threshold: float | None = Field(
+        default=None,
+        ge=-1.0,
+        le=1.0,
+        description="Cosine at or above which two texts mean the same; None: per embedder.",
+    )
+    read_only_tools: str | None = Field(
+        default=DEFAULT_READ_ONLY_TOOLS,
+        description="Regex on tool names of reads whose order within a run of reads is free.",
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class StepTemplate:
+    """A step's normalised form before per-task work (text clusters, per-run ids)."""
+
+    tool: str
+    key: str
+    texts: tuple[str, ...]
+    ids: tuple[str, ...]
+    sig: int
+    """Signature id when the step has no free text (so needs no per-task work), else -1."""
+    read: bool
+    """Whether the tool is a read (its order among neighbouring reads is free)."""
+    write: bool
+    """Neither a read nor a text tool: a call that may create things (and their ids)."""
+
+
+@dataclass(slots=True)
+class CanonicalRun:
+    """One run as integer signature ids, in the order used for alignment."""
+
+    sigs: list[int]
+    order: list[int]
+    """`order[k]` is the index in `Trajectory.steps` of the k-th signature."""
+
+
+@dataclass(slots=True)
+class CanonicalTask:
+    """The runs of one task as comparable signatures (ids shared by a Canonicaliser's tasks)."""
+
+    runs: list[CanonicalRun]
+    sig_tools: list[int]
+    """Tool id of every signature id (equal tools align better than different ones)."""
+    sig_is_text: list[bool]
+    """True for signatures of text tools (replies, notes): forks of those weigh less."""
+    volatile_ids: dict[int, set[str]]
+    """Run index -> the values masked in that run as per-run ids."""
+
+
+def _normalise_number(value: float) -> int | float:
+    if value != value or value in (float("inf"), float("-inf")):
+        return value
+    if float(value).is_integer():
+        return int(value)
+    return float(f"{value:.6g}")
+
+
+class _Interner:
+    """Signature ids shared by every task analysed with one Canonicaliser."""
+
+    def __init__(self, text_tools: frozenset[str]):
+        self.ids: dict[tuple[str, str, tuple[int, ...]], int] = {}
+        self.tools: dict[str, int] = {}
+        self.sig_tools: list[int] = []
+        self.sig_is_text: list[bool] = []
+        self.text_tools = text_tools
+
+    def sig(self, tool: str, key: str, clusters: tuple[int, ...]) -> int:
+        sig = (tool, key, clusters)
+        sid = self.ids.get(sig)
+        if sid is None:
+            sid = self.ids[sig] = len(self.ids)
+            self.sig_tools.append(self.tools.setdefault(tool, len(self.tools)))
+            self.sig_is_text.append(tool in self.text_tools)
+        return sid
+
+
+class _Normaliser:
+    """Normalises argument values; cached per distinct raw step."""
+
+    def __init__(self, config: CanonicalConfig, interner: _Interner, is_read: Any):
+        self.config = config
+        self.volatile = [
+            (re.compile(pattern), f"<{name}>") for name, pattern in config.volatile_patterns.items()
+        ]
+        self.text_tools = frozenset(config.text_tools)
+        self.cache: dict[tuple[str, str], StepTemplate] = {}
+        self.interner = interner
+        self.is_read = is_read
+
+    def template(self, tool: str, args: dict[str, Any]) -> StepTemplate:
+        raw = (tool, repr(args))
+        hit = self.cache.get(raw)
+        if hit is None:
+            hit = self.cache[raw] = self._make(tool, args)
+        return hit
+
+    def _make(self, tool: str, args: dict[str, Any]) -> StepTemplate:
+        texts: list[str] = []
+        ids: list[str] = []
+        always_text = tool in self.text_tools
+        value = self._value(args, texts, ids, always_text)
+        key = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        tool = tool.strip()
+        sig = -1 if texts else self.interner.sig(tool, key, ())
+        read = self.is_read(tool)
+        write = not read and tool not in self.text_tools
+        return StepTemplate(tool, key, tuple(texts), tuple(dict.fromkeys(ids)), sig, read, write)
+
+    def _value(self, value: Any, texts: list[str], ids: list[str], always_text: bool) -> Any:
+        if isinstance(value, dict):
+            return {
+                _SPACES.sub(" ", str(k).strip()): self._value(value[k], texts, ids, always_text)
+                for k in sorted(value, key=str)
+            }
+        if isinstance(value, list | tuple):
+            return [self._value(v, texts, ids, always_text) for v in value]
+        if isinstance(value, bool) or value is None:
+            return value
+        if isinstance(value, int | float):
+            return _normalise_number(value)
+        if isinstance(value, str):
+            return self._string(value, texts, ids, always_text)
+        return self._string(str(value), texts, ids, always_text)
+
+    def _string(self, value: str, texts: list[str], ids: list[str], always_text: bool) -> Any:
+        text = _SPACES.sub(" ", value.strip())
+        for pattern, mask in self.volatile:
+            text = pattern.sub(mask, text)
+        if always_text or len(text.split(" ")) >= self.config.free_text_min_words:
+            # Compared by meaning later; the key holds a mark and its position in `texts`.
+            texts.append(text)
+            return f"{_TEXT_MARK}{len(texts) - 1}"
+        if _ID_LIKE.match(text):
+            ids.append(text)
+            return text
+        try:
+            return _normalise_number(float(text)) if text else text
+        except ValueError:
+            pass
+        # Plain words and enum-like values: case is not meaningful ("Economy" == "economy").
+        return text.casefold()
+
+
+class TextClusterer:
+    """Groups free texts by meaning with a cosine threshold.
+
+    Embeddings are cached per distinct string and same-meaning decisions per pair of strings, so
+    texts that recur across tasks (templates, stock replies) cost one embedding and one dot
+    product in total.
+    """
+
+    def __init__(self, embedder: TextEmbedder | None, threshold: float | None):
+        self.embedder: TextEmbedder = embedder if embedder is not None else LexicalEmbedder()
+        if threshold is None:
+            threshold = getattr(self.embedder, "similarity_threshold", None)
+        if threshold is None:
+            threshold = TEXT_THRESHOLDS.get(type(self.embedder).__name__, 0.8)
+        self.threshold = float(threshold)
+        self._ids: dict[str, int] = {}
+        self._vectors: list[np.ndarray] = []
+        self._same: dict[int, bool] = {}
+
+    def prefetch(self, texts: Sequence[str]) -> None:
+        """Embed, in one batch, every text not embedded yet (call once for many tasks)."""
+        missing = [t for t in dict.fromkeys(texts) if t not in self._ids]
+        if missing:
+            rows = np.asarray(self.embedder.embed(missing), dtype=np.float32)
+            for text, row in zip(missing, rows, strict=True):
+                self._ids[text] = len(self._vectors)
+                self._vectors.append(row)
+
+    def same(self, a: str, b: str) -> bool:
+        """Whether two texts mean the same (cosine at or above the threshold)."""
+        self.prefetch([a, b])
+        return self._same_ids(self._ids[a], self._ids[b])
+
+    def _same_ids(self, i: int, j: int) -> bool:
+        key = (i << 32) | j if i < j else (j << 32) | i
+        hit = self._same.get(key)
+        if hit is None:
+            hit = self._same[key] = float(np.dot(self._vectors[i], self._vectors[j])) >= (
+                self.threshold
+            )
+        return hit
+
+    def cluster(self, texts: Sequence[str]) -> dict[str, int]:
+        """Map each distinct text to a cluster number (greedy leader clustering, in order)."""
+        distinct = list(dict.fromkeys(texts))
+        if len(distinct) == 1:
+            return {distinct[0]: 0}
+        self.prefetch(distinct)
+        ids = self._ids
+        known = self._same
+        leaders: list[int] = []
+        out: dict[str, int] = {}
+        for text in distinct:
+            i = ids[text]
+            for cluster, leader in enumerate(leaders):
+                key = (i << 32) | leader if i < leader else (leader << 32) | i
+                hit = known.get(key)
+                if hit is None:
+                    hit = self._same_ids(i, leader)
+                if hit:
+                    out[text] = cluster
+                    break
+            else:
+                out[text] = len(leaders)
+                leaders.append(i)
+        return out
+
+
+class Canonicaliser:
+    """Turns the runs of a task into integer signature sequences.
+
+    Signature ids are shared by all tasks canonicalised by one instance (steps are normalised once
+    per distinct raw step); they are comparable within a task.
+    """
+
+    def __init__(self, config: CanonicalConfig | None = None, embedder: TextEmbedder | None = None):
+        self.config = config or CanonicalConfig()
+        self._read_only = (
+            re.compile(self.config.read_only_tools) if self.config.read_only_tools else None
+        )
+        text_tools = frozenset(self.config.text_tools)
+        self._interner = _Interner(text_tools)
+        self.normaliser = _Normaliser(self.config, self._interner, self._is_read_tool)
+        self.texts = TextClusterer(embedder, self.config.text_threshold)
+
+    def _is_read_tool(self, tool: str) -> bool:
+        if self._read_only is None or tool in self.normaliser.text_tools:
+            return False
+        return bool(self._read_only.search(tool))
+
+    def templates(self, runs: Sequence[Trajectory]) -> list[list[StepTemplate]]:
+        """The cached normalised form of every step of every run."""
+        cache = self.normaliser.cache
+        make = self.normaliser.template
+        out = []
+        for run in runs:
+            row = []
+            for step in run.steps:
+                action = step.action
+                hit = cache.get((action.tool, repr(action.args)))
+                row.append(hit if hit is not None else make(action.tool, action.args))
+            out.append(row)
+        return out
+
+    def task(
+        self, runs: Sequence[Trajectory], templates: list[list[StepTemplate]] | None = None
+    ) -> CanonicalTask:
+        """Canonicalise the runs of one task."""
+        if templates is None:
+            templates = self.templates(runs)
+        volatile = self._per_run_ids(runs, templates) if self.config.mask_per_run_ids else {}
+        clusters = self._text_clusters(templates)
+        intern = self._interner.sig
+        out: list[list[int]] = []
+        for r, run_templates in enumerate(templates):
+            masked = volatile.get(r)
+            sigs: list[int] = []
+            for t in run_templates:
+                if t.sig >= 0 and not (masked and t.ids):
+                    sigs.append(t.sig)
+                    continue
+                key = t.key
+                if masked:
+                    for value in t.ids:
+                        if value in masked:
+                            key = key.replace(json.dumps(value, ensure_ascii=False), _RUN_ID_MARK)
+                sigs.append(intern(t.tool, key, tuple(clusters[x] for x in t.texts)))
+            out.append(sigs)
+        orders = [list(range(len(sigs))) for sigs in out]
+        if self._read_only is not None:
+            _reorder_reads(out, orders, templates)
+        runs_out = [CanonicalRun(sigs, order) for sigs, order in zip(out, orders, strict=True)]
+        return CanonicalTask(
+            runs_out, self._interner.sig_tools, self._interner.sig_is_text, volatile
+        )
+
+    def _text_clusters(self, templates: list[list[StepTemplate]]) -> dict[str, int]:
+        texts = [x for run in templates for t in run if t.texts for x in t.texts]
+        return self.texts.cluster(texts) if texts else {}
+
+    def _per_run_ids(
+        self, runs: Sequence[Trajectory], templates: list[list[StepTemplate]]
+    ) -> dict[int, set[str]]:
+        """Find, per run, the id values that only that run had, made by its own earlier write."""
+        if len(runs) < 2:
+            return {}
+        users: dict[str, int] = {}
+        first_use: dict[str, int] = {}
+        for r, run_templates in enumerate(templates):
+            for i, t in enumerate(run_templates):
+                for value in t.ids:
+                    seen = users.get(value)
+                    if seen is None:
+                        users[value] = r
+                        first_use[value] = i
+                    elif seen != r:
+                        users[value] = -1
+        out: dict[int, set[str]] = {}
+        joined: list[str] | None = None
+        task_text: str | None = None
+        for value, r in users.items():
+            if r < 0:
+                continue
+            steps = runs[r].steps
+            templ = templates[r]
+            # The value must come from the observation of an earlier write of the same run ...
+            source = next(
+                (
+                    i
+                    for i in range(first_use[value])
+                    if templ[i].write and value in _text_of(steps[i].observation)
+                ),
+                -1,
+            )
+            if source < 0:
+                continue
+            # ... and no other run, nor the task, may have seen it.
+            if joined is None:
+                joined = ["\n".join(_text_of(s.observation) for s in run.steps) for run in runs]
+                task_text = "\n".join({run.task or "" for run in runs})
+            if task_text and value in task_text:
+                continue
+            if any(value in joined[o] for o in range(len(runs)) if o != r):
+                continue
+            out.setdefault(r, set()).add(value)
+        return out
+
+
+def _reorder_reads(
+    runs: list[list[int]], orders: list[list[int]], templates: list[list[StepTemplate]]
+) -> None:
+    """Give blocks of consecutive reads holding the same calls one order across runs.
+
+    The order is that of the first run with the block, so swapped lookups compare equal while
+    the order the agent chose (user first, then reservation) stays visible.
+    """
+    seen: dict[tuple[int, ...], tuple[int, ...]] = {}
+    for r, sigs in enumerate(runs):
+        kinds = templates[r]
+        n = len(sigs)
+        i = 0
+        order = orders[r]
+        while i < n:
+            if not kinds[i].read:
+                i += 1
+                continue
+            j = i + 1
+            while j < n and kinds[j].read:
+                j += 1
+            if j - i > 1:
+                block = tuple(sigs[i:j])
+                first = seen.setdefault(tuple(sorted(block)), block)
+                if first != block:
+                    slots: dict[int, list[int]] = {}
+                    for k in range(i, j):
+                        slots.setdefault(sigs[k], []).append(order[k])
+                    order[i:j] = [slots[s].pop(0) for s in first]
+                    sigs[i:j] = list(first)
+            i = j
+
+
+def _text_of(observation: Any) -> str:
+    if observation is None:
+        return ""
+    if isinstance(observation, str):
+        return observation
+    try:
+        return json.dumps(observation, ensure_ascii=False, default=str)
+    except (TypeError, ValueError):
+        return str(observation)
+
+
+__all__ = [
+    "DEFAULT_READ_ONLY_TOOLS",
+    "DEFAULT_VOLATILE_PATTERNS",
+    "TEXT_THRESHOLDS",
+    "CanonicalConfig",
+    "CanonicalRun",
+    "CanonicalTask",
+    "Canonicaliser",
+    "StepTemplate",
+    "TextClusterer",
+]
