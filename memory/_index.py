@@ -24,6 +24,7 @@ _MAGIC = b"ONCOURSE-FAISS-1\n"
 HNSW_M = 32
 HNSW_EF_CONSTRUCTION = 80
 HNSW_EF_SEARCH = 128
+_PARALLEL_QUERIES = 16
 
 
 def _faiss() -> Any:
@@ -83,8 +84,17 @@ class VectorIndex:
         if self.ntotal == 0 or k <= 0:
             shape = (len(queries), max(k, 0))
             return np.zeros(shape, dtype=np.float32), np.full(shape, -1, dtype=np.int64)
-        scores, ids = self._index.search(queries, min(k, self.ntotal))
-        return scores, ids
+        faiss = _faiss()
+        if len(queries) >= _PARALLEL_QUERIES:
+            return self._index.search(queries, min(k, self.ntotal))
+        # One query cannot use threads; OpenMP's thread team then only adds wake-up latency,
+        # which on a busy machine is milliseconds (measured: HNSW at 30k, 15 ms -> 0.3 ms).
+        threads = faiss.omp_get_max_threads()
+        faiss.omp_set_num_threads(1)
+        try:
+            return self._index.search(queries, min(k, self.ntotal))
+        finally:
+            faiss.omp_set_num_threads(threads)
 
     def vectors(self) -> tuple[np.ndarray, np.ndarray]:
         """All (ids, vectors) of a flat index (used to upgrade it to HNSW without the DB)."""

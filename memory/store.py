@@ -192,6 +192,7 @@ class GuidelineMemory:
     # -- vectors and the index -----------------------------------------------------------------
 
     _index_dirty = False
+    _tombstones_added = False
 
     def _meta(self, key: str) -> str | None:
         row = self._connect().execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
@@ -212,6 +213,22 @@ class GuidelineMemory:
         if stored is None:
             conn.execute("INSERT OR REPLACE INTO meta VALUES ('embedder', ?)", (name,))
         elif stored != name:
+            raise MemoryStoreError(
+                f"{self.path}: store was built with embedder {stored}, not {name}; "
+                "open it with the same embedder (or export and re-import)"
+            )
+
+    def _check_query(self, vectors: np.ndarray, embedded: bool) -> None:
+        """Raise when query vectors are not in the store's embedding space."""
+        stored = self._meta("embedder")
+        if stored is None:
+            return
+        if not embedded:
+            if not stored.endswith(f"/{vectors.shape[1]}"):
+                raise MemoryStoreError(f"{self.path}: query vectors do not match {stored}")
+            return
+        name = f"{_embedder_name(self.embedder)}/{vectors.shape[1]}"
+        if stored != name:
             raise MemoryStoreError(
                 f"{self.path}: store was built with embedder {stored}, not {name}; "
                 "open it with the same embedder (or export and re-import)"
@@ -244,18 +261,22 @@ class GuidelineMemory:
 
     def _current_index(self, conn: sqlite3.Connection) -> VectorIndex | None:
         """The index, caught up with every committed row (other processes' included)."""
-        if self._index is None:
+        fresh = self._index is None
+        if fresh:
             self._index = self._load_or_build_index(conn)
         if self._index is None:
             return None
         ids, vectors = self._rows_above(conn, self._index.covered)
         if len(ids):
             self._index_add(ids, vectors)
-        live = conn.execute("SELECT COUNT(*) FROM guidelines").fetchone()[0]
-        if self._index.ntotal - live > max(1000, live):
-            self._index = None  # too many tombstones: rebuild from the rows
-            self._index_path_unlink()
-            return self._current_index(conn)
+        if fresh or len(ids) or self._tombstones_added:
+            # COUNT(*) scans the table, so tombstones are only counted when rows changed.
+            self._tombstones_added = False
+            live = conn.execute("SELECT COUNT(*) FROM guidelines").fetchone()[0]
+            if self._index.ntotal - live > max(1000, live):
+                self._index = None  # too many tombstones: rebuild from the rows
+                self._index_path_unlink()
+                return self._current_index(conn)
         return self._index
 
     def _index_path_unlink(self) -> None:
@@ -435,25 +456,67 @@ class GuidelineMemory:
         """
         if k <= 0 or not self._exists():
             return []
-        vector = self._embed([query]) if isinstance(query, str) else np.asarray(query)
         statuses = _statuses(status)
         allowed = None if tools is None else set(tools)
+        embedded = isinstance(query, str)
+        vector = self._embed([query]) if isinstance(query, str) else _as_rows(query)
         with self._lock:
             conn = self._connect()
+            self._check_query(vector, embedded)
             index = self._current_index(conn)
             if index is None:
                 return []
             fetch = min(index.ntotal, max(4 * k, 32))
             while True:
                 scores, ids = index.search(vector.reshape(1, -1), fetch)
-                hits = self._collect(conn, scores[0], ids[0], k, min_similarity, statuses)
-                hits = [h for h in hits if _in_scope(h.guideline, allowed, family)]
+                hits = self._collect(
+                    conn,
+                    scores[0],
+                    ids[0],
+                    k,
+                    min_similarity,
+                    statuses,
+                    lambda g: _in_scope(g, allowed, family),
+                )
                 exhausted = fetch >= index.ntotal or (
                     len(scores[0]) and scores[0][-1] < min_similarity
                 )
                 if len(hits) >= k or exhausted:
                     return hits[:k]
                 fetch = min(index.ntotal, fetch * 4)
+
+    def search_many(
+        self,
+        queries: Sequence[str] | np.ndarray,
+        k: int = 5,
+        min_similarity: float = 0.0,
+        status: GuidelineStatus | Iterable[GuidelineStatus] | None = "active",
+    ) -> list[list[SearchHit]]:
+        """`search` for many queries at once (one embedding batch, one index call)."""
+        if k <= 0 or not self._exists() or len(queries) == 0:
+            return [[] for _ in range(len(queries))]
+        statuses = _statuses(status)
+        embedded = not isinstance(queries, np.ndarray)
+        vectors = (
+            _as_rows(queries) if isinstance(queries, np.ndarray) else self._embed(list(queries))
+        )
+        with self._lock:
+            conn = self._connect()
+            self._check_query(vectors, embedded)
+            index = self._current_index(conn)
+            if index is None:
+                return [[] for _ in range(len(vectors))]
+            fetch = min(index.ntotal, max(4 * k, 32))
+            scores, ids = index.search(vectors, fetch)
+            out = []
+            for row, vector in enumerate(vectors):
+                hits = self._collect(
+                    conn, scores[row], ids[row], k, min_similarity, statuses, lambda g: True
+                )
+                if len(hits) < k and fetch < index.ntotal and scores[row][-1] >= min_similarity:
+                    hits = self.search(vector, k, min_similarity, status)  # rare: widen
+                out.append(hits)
+            return out
 
     def _collect(
         self,
@@ -463,7 +526,9 @@ class GuidelineMemory:
         k: int,
         min_similarity: float,
         statuses: set[str] | None,
+        keep: Callable[[Guideline], bool],
     ) -> list[SearchHit]:
+        """The first k hits (best first) that pass the filters; records are decoded lazily."""
         wanted = [(float(s), int(v)) for s, v in zip(scores, ids, strict=True) if v >= 0]
         wanted = [(s, v) for s, v in wanted if s >= min_similarity]
         if not wanted:
@@ -474,12 +539,16 @@ class GuidelineMemory:
             [v for _, v in wanted],
         ).fetchall()
         by_vec = {r[0]: (r[1], r[2]) for r in rows}
-        hits = []
+        hits: list[SearchHit] = []
         for similarity, vec_id in wanted:
             row = by_vec.get(vec_id)
             if row is None or (statuses is not None and row[0] not in statuses):
                 continue
-            hits.append(SearchHit(guideline=self._decode(row[1]), similarity=similarity))
+            guideline = self._decode(row[1])
+            if keep(guideline):
+                hits.append(SearchHit(guideline=guideline, similarity=similarity))
+                if len(hits) == k:
+                    break
         return hits
 
     def get(self, guideline_id: str) -> Guideline:
@@ -596,6 +665,7 @@ class GuidelineMemory:
             deleted = conn.execute("DELETE FROM guidelines WHERE id=?", (guideline_id,)).rowcount
             if not deleted:
                 raise MemoryStoreError(f"{self.path}: no guideline {guideline_id}")
+            self._tombstones_added = True
 
     def record_injection(self, guideline_ids: Iterable[str]) -> None:
         """Count one injection for each of these guidelines (unknown ids are ignored)."""
@@ -684,6 +754,11 @@ class GuidelineMemory:
             else:
                 report.merged += 1
         return report
+
+
+def _as_rows(vectors: np.ndarray) -> np.ndarray:
+    array = np.asarray(vectors, dtype=np.float32)
+    return array.reshape(-1, array.shape[-1])
 
 
 def _merge(existing: Guideline, new: Guideline) -> Guideline:

@@ -251,3 +251,23 @@ def test_vectors_stored_in_rows_are_unit_norm(tmp_path):
     rows = sqlite3.connect(tmp_path / "m.db").execute("SELECT vector FROM guidelines").fetchall()
     norms = [np.linalg.norm(np.frombuffer(r[0], dtype=np.float32)) for r in rows]
     assert np.allclose(norms, 1.0, atol=1e-5)
+
+
+def test_search_many_matches_one_by_one_search(tmp_path):
+    store = GuidelineMemory(tmp_path / "m.db", embedder=LexicalEmbedder(), hnsw_threshold=20)
+    store.add_many([g.model_copy(update={"status": "active"}) for g in _many(40)], dedupe=False)
+    queries = ["contact lookup returns candidates", "verify the refund number 12", "meeting"]
+    batch = store.search_many(queries, k=4)
+    single = [store.search(q, k=4) for q in queries]
+    assert [[h.guideline.id for h in hits] for hits in batch] == [
+        [h.guideline.id for h in hits] for hits in single
+    ]
+
+
+def test_searching_with_another_embedder_is_a_clear_error(tmp_path):
+    path = tmp_path / "m.db"
+    GuidelineMemory(path, embedder=LexicalEmbedder(dim=512)).add(CONTACTS)
+    with pytest.raises(MemoryStoreError, match="built with embedder"):
+        GuidelineMemory(path, embedder=LexicalEmbedder(dim=256)).search("contacts")
+    with pytest.raises(MemoryStoreError, match="do not match"):
+        GuidelineMemory(path, embedder=LexicalEmbedder()).search(np.ones(7, dtype=np.float32))
