@@ -19,7 +19,7 @@ MATCH = 3.0
 """Score of a tool call whose signature is already in the profile column."""
 TEXT_MATCH = 1.0
 """Score of a reply or note whose meaning is already in the profile column."""
-SAME_TOOL = 1.0
+SAME_TOOL = 0.0
 """Score of a tool call whose tool (not its arguments) is in the profile column."""
 TEXT_SAME_TOOL = 0.5
 """Score of a reply or note next to a reply or note of another meaning."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -114,6 +114,8 @@ class CanonicalTask:
     """Tool id of every signature id (equal tools align better than different ones)."""
     sig_is_text: list[bool]
     """True for signatures of text tools (replies, notes): forks of those weigh less."""
+    sig_is_read: list[bool]
+    """True for signatures of read tools (lookups): an extra lookup weighs less."""
     volatile_ids: dict[int, set[str]]
     """Run index -> the values masked in that run as per-run ids."""
 
@@ -129,12 +131,14 @@ def _normalise_number(value: float) -> int | float:
 class _Interner:
     """Signature ids shared by every task analysed with one Canonicaliser."""
 
-    def __init__(self, text_tools: frozenset[str]):
+    def __init__(self, text_tools: frozenset[str], is_read: Callable[[str], bool]):
         self.ids: dict[tuple[str, str, tuple[int, ...]], int] = {}
         self.tools: dict[str, int] = {}
         self.sig_tools: list[int] = []
         self.sig_is_text: list[bool] = []
+        self.sig_is_read: list[bool] = []
         self.text_tools = text_tools
+        self.is_read = is_read
 
     def sig(self, tool: str, key: str, clusters: tuple[int, ...]) -> int:
         sig = (tool, key, clusters)
@@ -143,6 +147,7 @@ class _Interner:
             sid = self.ids[sig] = len(self.ids)
             self.sig_tools.append(self.tools.setdefault(tool, len(self.tools)))
             self.sig_is_text.append(tool in self.text_tools)
+            self.sig_is_read.append(self.is_read(tool))
         return sid
 
 
@@ -294,12 +299,12 @@ class Canonicaliser:
             re.compile(self.config.read_only_tools) if self.config.read_only_tools else None
         )
         text_tools = frozenset(self.config.text_tools)
-        self._interner = _Interner(text_tools)
+        self._interner = _Interner(text_tools, self._is_read_tool)
         self.normaliser = _Normaliser(self.config, self._interner, self._is_read_tool)
         self.texts = TextClusterer(embedder, self.config.text_threshold)
 
     def _is_read_tool(self, tool: str) -> bool:
-        if self._read_only is None or tool in self.normaliser.text_tools:
+        if self._read_only is None or tool in self.config.text_tools:
             return False
         return bool(self._read_only.search(tool))
 
@@ -346,7 +351,11 @@ class Canonicaliser:
             _reorder_reads(out, orders, templates)
         runs_out = [CanonicalRun(sigs, order) for sigs, order in zip(out, orders, strict=True)]
         return CanonicalTask(
-            runs_out, self._interner.sig_tools, self._interner.sig_is_text, volatile
+            runs_out,
+            self._interner.sig_tools,
+            self._interner.sig_is_text,
+            self._interner.sig_is_read,
+            volatile,
         )
 
     def _text_clusters(self, templates: list[list[StepTemplate]]) -> dict[str, int]:

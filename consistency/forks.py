@@ -12,10 +12,11 @@ against outcome:
 
 A fork is *benign* when every branch has the same success rate, *separating* when its best split
 classifies more runs correctly than guessing the majority outcome, else *inconclusive*. Its kind
-is `action` when some run makes a tool call there that another run never makes, `shift` when
+is `action` when some run makes a tool call there that another run never makes, `lookup` when the
+only call is one read that the other runs skip (an extra lookup changes nothing), `shift` when
 every run makes those calls but at different points (order or timing), `text` when only replies
-or notes differ. The divergence step is chosen among separating forks: `action` before `shift`
-before `text` (in real runs replies are reworded at almost every step, and a reply that means
+or notes differ. The divergence step is chosen among separating forks: `action`, then `lookup`,
+`shift`, `text` (in real runs replies are reworded at almost every step, and a reply that means
 something else is weaker evidence than a different tool call), then the best split, then the
 earliest column.
 """
@@ -37,7 +38,7 @@ from consistency.trajectory import Action, Trajectory
 NO_STEP = "(no step)"
 """Tool name of the branch of runs that have no step at a fork's column."""
 
-ForkKind = Literal["action", "shift", "text"]
+ForkKind = Literal["action", "lookup", "shift", "text"]
 ForkEffect = Literal["benign", "separating", "inconclusive"]
 
 
@@ -57,8 +58,8 @@ class Fork(BaseModel):
     step: int = Field(description="0-based step index in the run that reaches the column first.")
     column: int = Field(description="Index of the aligned column.")
     kind: ForkKind = Field(
-        description="action: tool calls differ; shift: the others make the same calls at another "
-        "point; text: only replies/notes differ."
+        description="action: tool calls differ; lookup: one extra read only; shift: the others "
+        "make the same calls at another point; text: only replies/notes differ."
     )
     effect: ForkEffect = Field(description="benign, separating or inconclusive (see module doc).")
     branches: list[Branch] = Field(description="The alternatives, best success rate first.")
@@ -98,7 +99,7 @@ class Divergence(Fork):
     perfect: bool = Field(description="True when every branch is all-success or all-failure.")
 
 
-_KIND_RANK = {"action": 0, "shift": 1, "text": 2}
+_KIND_RANK = {"action": 0, "lookup": 1, "shift": 2, "text": 3}
 
 
 @dataclass(slots=True)
@@ -170,7 +171,7 @@ def raw_forks(
         by_sig: dict[int, list[int]] = {}
         for r, sig in enumerate(cells):
             by_sig.setdefault(sig, []).append(r)
-        kind = _kind(by_sig, text, row_sets)
+        kind = _kind(by_sig, text, canon.sig_is_read, row_sets)
         groups = list(by_sig.values())
         succ = [sum(outcomes[r] for r in g) for g in groups]
         order = sorted(range(len(groups)), key=lambda i: (-succ[i] / len(groups[i]), groups[i][0]))
@@ -188,11 +189,18 @@ def raw_forks(
     return out
 
 
-def _kind(by_sig: dict[int, list[int]], text: Sequence[bool], rows: list[set[int]]) -> ForkKind:
-    """Classify a fork: tool calls that differ, the same calls at another point, or text only."""
+def _kind(
+    by_sig: dict[int, list[int]],
+    text: Sequence[bool],
+    read: Sequence[bool],
+    rows: list[set[int]],
+) -> ForkKind:
+    """Classify a fork (see the module doc for the kinds)."""
     calls = [sig for sig in by_sig if sig >= 0 and not text[sig]]
     if not calls:
         return "text"
+    if len(calls) == 1 and read[calls[0]] and -1 in by_sig:
+        return "lookup"
     for sig in calls:
         if not all(sig in rows[r] for r in range(len(rows))):
             return "action"

@@ -451,3 +451,15 @@ def test_workers_give_the_same_result_as_one_process():
     single = [a.model_dump(mode="json") for a in analyze_runs(trajs)]
     double = [a.model_dump(mode="json") for a in analyze_runs(trajs, workers=2)]
     assert single == double
+
+
+def test_extra_lookup_in_the_only_failing_run_ranks_after_a_different_write():
+    # The extra read separates the outcomes as well as the write does (one failing run), but an
+    # extra lookup changes nothing: the write is the divergence.
+    weather = ("get_weather", {"city": "Oslo"})
+    trajs = [run("t", f"t:{i}", True, USER, LOOKUP, REFUND) for i in range(3)]
+    trajs.append(run("t", "t:3", False, USER, weather, LOOKUP, CANCEL))
+    a = one(trajs)
+    assert a.n_forks == 2
+    assert (a.divergence.step, a.divergence.kind) == (2, "action")
+    assert sorted(a.divergence.branches[0].steps + a.divergence.branches[1].steps) == [2, 2, 2, 3]
