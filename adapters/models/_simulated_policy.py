@@ -86,8 +86,9 @@ class Weights:
     after_write: float = 8.0
     respond_early: float = -6.0
     guideline: float = 14.0
+    tool_choice: float = 3.0
     check: float = 2.5
-    gate_low: float = 0.3
+    gate_low: float = 0.45
     gate_span: float = 0.2
     margin: float = 1.5
     unrelated: float = 3.0
@@ -115,6 +116,7 @@ class Candidate:
     sources: dict[str, Value] = field(default_factory=dict)
     score: float = 0.0
     rendering: str = ""
+    roles: str = ""
     cues: dict[str, float] = field(default_factory=dict)
 
 
@@ -295,6 +297,7 @@ class Scorer:
         out.append(self.respond_candidate(best + self.w.after_write * self._wrote()))
         for cand in out:
             cand.rendering = self.render(cand)
+        self.describe_roles(out)
         return out
 
     def _describe_record(self, record: Record) -> str:
@@ -321,29 +324,38 @@ class Scorer:
         """The candidate as a sentence describing its values by their roles."""
         if cand.tool == RESPOND:
             return "reply to the user with a final answer and stop calling tools"
-        described = [self._describe_value(p, v) for p, v in cand.sources.items()]
-        observed = [
-            d for d, v in zip(described, cand.sources.values(), strict=True) if not v.from_task
-        ]
-        observed += [
-            d for d, v in zip(described, cand.sources.values(), strict=True) if v.from_task
-        ]
+        ordered = sorted(cand.sources.items(), key=lambda pv: pv[1].from_task)
+        described = [self._describe_value(p, v) for p, v in ordered]
         text = f"call {cand.tool}"
-        return f"{text} with " + "; ".join(observed) if observed else text
+        return f"{text} with " + "; ".join(described) if described else text
+
+    def describe_roles(self, candidates: list[Candidate]) -> None:
+        """Set each candidate's `roles`: where its values differing from rival calls come from."""
+        groups: dict[str, list[Candidate]] = {}
+        for cand in candidates:
+            groups.setdefault(cand.tool, []).append(cand)
+        for group in groups.values():
+            varying = {
+                p for p in group[0].sources if len({repr(c.arguments.get(p)) for c in group}) > 1
+            }
+            for cand in group:
+                cand.roles = "; ".join(
+                    self._describe_value(p, v) for p, v in cand.sources.items() if p in varying
+                )
 
     def context(self) -> str:
-        """The situation, as a guideline's trigger would describe it."""
-        last_reads = [c for c in self.conv.calls if is_read_tool(c.name) and not c.failed][-2:]
-        if not last_reads:
+        """The situation, as a guideline's trigger would describe it: the last lookup's result."""
+        reads = [c for c in self.conv.calls if is_read_tool(c.name) and not c.failed]
+        if not reads:
             return f"starting the task: {self.conv.task}"
-        parts = []
-        for call in last_reads:
-            found = [r for r in self.conv.records if r.tool == call.name]
-            fields = sorted({k for r in found for k in r.fields})
-            parts.append(
-                f"{call.name} returned {len(found)} results with fields {', '.join(fields)}"
-            )
-        return "; ".join(parts) + f" for the task: {self.conv.task}"
+        last = reads[-1]
+        data = last.observation
+        count = len(data) if isinstance(data, list) else int(bool(data))
+        shape = {0: "no results", 1: "one result"}.get(count, "several results")
+        found = [r for r in self.conv.records if r.tool == last.name]
+        fields = sorted({k for r in found[-max(count, 1) :] for k in r.fields})
+        with_fields = f" with fields {', '.join(fields)}" if count else ""
+        return f"{last.name} returned {shape}{with_fields} for the task: {self.conv.task}"
 
 
 def _brief(arguments: dict[str, Any]) -> str:
@@ -353,8 +365,9 @@ def _brief(arguments: dict[str, Any]) -> str:
 _WHEN_DO = re.compile(r"^\s*when:?\s*(.+?)\s+do:\s*(.+)$", re.I | re.S)
 _TRIGGER = re.compile(r"^\s*(?:when|if|whenever|after|before)\b(.+?)(?::|,)\s+(.+)$", re.I | re.S)
 _CONTRAST = re.compile(r"\b(?:rather than|instead of|and not|but not)\b", re.I)
-_CHECK = re.compile(
-    r"\b(?:check|compar|verif|match|confirm)\w*\b(.*?)\b(?:against|with|to)\b[^.]*\btask", re.I
+_CHECK = (
+    re.compile(r"\b(?:check|compar|verif|match|confirm)\w*\s+(.*?)\s+against\s+the\s+task", re.I),
+    re.compile(r"\b(?:check|compar|verif|match|confirm)\w*\b(.*?)\b(?:with|to)\b[^.]*\btask", re.I),
 )
 
 
@@ -376,7 +389,7 @@ def split_guideline(text: str) -> ReadGuideline:
     parts = _CONTRAST.split(instruction, maxsplit=1)
     positive = parts[0].strip(" ,;.")
     negative = parts[1].strip(" ,;.") if len(parts) > 1 else ""
-    check = _CHECK.search(instruction)
+    check = _CHECK[0].search(instruction) or _CHECK[1].search(instruction)
     return ReadGuideline(
         trigger.strip(" ;:,"), positive or instruction, negative, check.group(1) if check else None
     )
@@ -388,6 +401,31 @@ def _checked_params(check: str, params: set[str]) -> set[str]:
     return named or params
 
 
+_CALLED = re.compile(r"\bcall(?:ing)?\s+`?(\w+)")
+_STOP = re.compile(r"\b(?:stop|reply|respond|answer)\b", re.I)
+_ACTION_PREFIX = re.compile(r"^.*?\bcall(?:ing)?\s+`?\w+`?\s*(?:with\s+)?", re.I)
+
+
+def _called_tools(text: str) -> set[str]:
+    """The tools a sentence says to call (`respond` when it says to stop or reply)."""
+    tools = set(_CALLED.findall(text))
+    return tools | ({RESPOND} if not tools and _STOP.search(text) else set())
+
+
+def _roles_of(text: str) -> str:
+    """What a guideline says about argument values, without the "call <tool> with" part."""
+    return _ACTION_PREFIX.sub("", text, count=1).strip()
+
+
+def _centred_by_tool(values: np.ndarray, candidates: list[Candidate]) -> np.ndarray:
+    out = np.zeros_like(values)
+    for tool in {c.tool for c in candidates}:
+        rows = [i for i, c in enumerate(candidates) if c.tool == tool and c.roles]
+        if len(rows) > 1:
+            out[rows] = values[rows] - values[rows].mean()
+    return out
+
+
 def guideline_boosts(
     guidelines: list[str],
     context: str,
@@ -397,34 +435,45 @@ def guideline_boosts(
 ) -> np.ndarray:
     """Extra logits per candidate from the guidelines whose meaning supports it.
 
-    A guideline counts in proportion to how well its trigger matches the situation. It then
-    moves probability toward the candidates closest in meaning to what it says to do and away
-    from those closest to what it says not to do; one that asks to check an argument against the
-    task makes the model weigh the task's wording harder for that argument.
+    A guideline counts in proportion to how well its trigger matches the situation (the last
+    lookup and the task). What it says about values ("the to from the work_email field ...
+    rather than the personal_email field") moves probability between calls of one tool, toward
+    the candidates whose values' roles are closest in meaning to what it says to use and away
+    from those closest to what it says to avoid; this carries over to other tools with the same
+    kind of choice. Only a guideline that contrasts two different actions ("call X rather than
+    call Y", "stop rather than ...") changes which tool is called. One that asks to check an
+    argument against the task makes the model weigh the task's wording harder for it.
     """
     boosts = np.zeros(len(candidates), dtype=np.float64)
     if not guidelines or not candidates:
         return boosts
     parsed = [split_guideline(g) for g in guidelines]
-    texts = [context, *(c.rendering for c in candidates)]
+    texts = [context, *(c.roles or c.rendering for c in candidates)]
     for g in parsed:
-        texts += [g.trigger, g.positive] + ([g.negative] if g.negative else [])
+        texts += [g.trigger, _roles_of(g.positive), _roles_of(g.negative) if g.negative else ""]
     vectors = embedder.embed(texts)
     index = {text: row for row, text in enumerate(texts)}
-    ctx, cands = vectors[0], vectors[1 : 1 + len(candidates)]
+    ctx, roles = vectors[0], vectors[1 : 1 + len(candidates)]
     for g in parsed:
         relevance = float(vectors[index[g.trigger]] @ ctx)
         gate = float(np.clip((relevance - weights.gate_low) / weights.gate_span, 0.0, 1.0))
         if gate == 0.0:
             continue
-        toward = cands @ vectors[index[g.positive]]
-        if g.negative:
-            away = cands @ vectors[index[g.negative]]
-        else:
-            away = np.full_like(toward, toward.mean())
-        # Only the candidates the guideline speaks to move; the rest keep their odds.
-        support = np.where(toward >= toward.max() - 0.15, toward - away, 0.0)
-        boosts += weights.guideline * gate * support
+        do_tools, avoid_tools = _called_tools(g.positive), _called_tools(g.negative)
+        if g.negative and do_tools != avoid_tools:
+            for row, cand in enumerate(candidates):
+                boosts[row] += (
+                    weights.tool_choice
+                    * gate
+                    * (
+                        (cand.tool in do_tools - avoid_tools)
+                        - (cand.tool in avoid_tools - do_tools)
+                    )
+                )
+        if g.check is None or g.negative:
+            toward = roles @ vectors[index[_roles_of(g.positive)]]
+            away = roles @ vectors[index[_roles_of(g.negative)]] if g.negative else 0.0
+            boosts += weights.guideline * gate * _centred_by_tool(toward - away, candidates)
         if g.check is not None:
             for row, cand in enumerate(candidates):
                 checked = _checked_params(g.check.lower(), set(cand.cues))
