@@ -489,6 +489,7 @@ def write_eval_report(
             "simulated": result.simulated,
         },
         title=f"oncourse eval: {result.suite} with {result.model}",
+        runs_label="memory arm",
     )
 
 

@@ -108,7 +108,7 @@ def _provenance_section(prov: Mapping[str, Any]) -> str:
     return f"<h2>Provenance</h2><table class='prov'>{rows}</table>"
 
 
-def _task_section(trajs: Sequence[Trajectory]) -> str:
+def _task_section(trajs: Sequence[Trajectory], label: str = "") -> str:
     by_task = group_by_task(list(trajs))
     if not by_task:
         return ""
@@ -130,7 +130,8 @@ def _task_section(trajs: Sequence[Trajectory]) -> str:
             "</span></span></td></tr>"
         )
     return (
-        f"<h2>Tasks, worst first (pass^{k})</h2><table><tr><th>task</th><th>passed</th>"
+        f"<h2>Tasks{_e(label)}, worst first (pass^{k})</h2><table><tr><th>task</th>"
+        "<th>passed</th>"
         f"<th>per-run rate (95% Wilson)</th><th>pass^{k}</th><th></th></tr>{''.join(body)}</table>"
     )
 
@@ -324,6 +325,7 @@ def render_report(
     guidelines: Iterable[Any] = (),
     provenance: Mapping[str, Any] | None = None,
     title: str = "oncourse report",
+    runs_label: str = "",
 ) -> str:
     """Render the report as one HTML string.
 
@@ -335,6 +337,7 @@ def render_report(
         guidelines: `Guideline` objects or dicts.
         provenance: Extra provenance rows; merged over what the runs say.
         title: Page title.
+        runs_label: Which runs the task table shows (e.g. "memory arm"), when not obvious.
     """
     prov: dict[str, Any] = run_provenance(trajectories)
     prov.update(provenance or {})
@@ -351,7 +354,9 @@ def render_report(
         banner,
         _provenance_section(prov),
         _splits_section(splits or {}),
-        _task_section(trajectories) if trajectories else "",
+        _task_section(trajectories, f" ({runs_label})" if runs_label else "")
+        if trajectories
+        else "",
         _divergence_section(analyses),
         _guideline_section(guidelines),
     ]

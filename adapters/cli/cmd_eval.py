@@ -35,8 +35,8 @@ def rates_table(result: Any) -> Any:
     table.add_column("split")
     table.add_column("tasks", justify="right")
     table.add_column("arm")
-    table.add_column("per-run [Wilson]", justify="right")
-    table.add_column(f"all-{result.n} [bootstrap]", justify="right")
+    table.add_column("per-run (Wilson)", justify="right")
+    table.add_column(f"all-{result.n} (bootstrap)", justify="right")
     for split, ev in result.splits.items():
         table.add_row(
             split, str(ev.tasks), "baseline", _arm(ev.baseline, "per_run"),
@@ -77,7 +77,7 @@ def print_eval(result: Any, console: Any | None = None) -> None:
     """Print the eval on stdout: label, tables, harmed tasks and the report path."""
     from rich.console import Console
 
-    out = console or Console(soft_wrap=True, highlight=False)
+    out = console or Console(soft_wrap=True, highlight=False, width=output_width())
     if result.simulated:
         out.print(f"[bold yellow]{SIMULATED_LABEL}[/]")
     out.print(rates_table(result))
@@ -129,6 +129,13 @@ def eval_command(
         print_json(result.model_dump(mode="json"))
     else:
         print_eval(result)
+
+
+def output_width() -> int | None:
+    """Console width: the terminal's, or 110 columns when piped (CI logs, README captures)."""
+    import sys
+
+    return None if sys.stdout.isatty() else 110
 
 
 def register(app: typer.Typer) -> None:
