@@ -223,7 +223,7 @@ def main() -> None:
         t = time.perf_counter()
         store.search(q, k=5, status=None)
         single.append((time.perf_counter() - t) * 1000)
-    index = store._index  # the bench reads the raw faiss index for the recall check
+    index = store._cache.index  # the bench reads the raw faiss index for the recall check
     assert index is not None
     raw = []
     for q in queries:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import struct
 import tempfile
 from pathlib import Path
@@ -150,3 +151,94 @@ class VectorIndex:
             return index, header
         except (OSError, ValueError, KeyError, struct.error, RuntimeError):
             return None
+
+
+def rows_above(conn: sqlite3.Connection, vec_id: int) -> tuple[np.ndarray, np.ndarray]:
+    """(vec_ids, vectors) of the store's rows with a vec_id above the given one, in order."""
+    rows = conn.execute(
+        "SELECT vec_id, vector FROM guidelines WHERE vec_id > ? ORDER BY vec_id", (vec_id,)
+    ).fetchall()
+    if not rows:
+        return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32)
+    ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+    vectors = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
+    return ids, vectors.reshape(len(rows), -1)
+
+
+class IndexCache:
+    """The store's index, kept in step with its rows; the rows are the truth, this is a cache.
+
+    `current(conn, fingerprint)` loads the index file when its fingerprint matches the store
+    (else rebuilds from the rows), appends rows committed since (by any process), and rebuilds
+    when removed or re-embedded rows (tombstones) outnumber the live ones.
+    """
+
+    def __init__(self, path: Path, hnsw_threshold: int):
+        self.path = path
+        self.hnsw_threshold = hnsw_threshold
+        self.index: VectorIndex | None = None
+        self.dirty = False
+        self.tombstones_added = False
+
+    def drop(self) -> None:
+        """Forget the in-memory index (after a rollback: it may hold uncommitted rows)."""
+        self.index = None
+
+    def _load_or_build(
+        self, conn: sqlite3.Connection, fingerprint: dict[str, Any]
+    ) -> VectorIndex | None:
+        loaded = VectorIndex.load(self.path)
+        max_id = conn.execute("SELECT COALESCE(MAX(vec_id), 0) FROM guidelines").fetchone()[0]
+        if loaded is not None:
+            index, header = loaded
+            same = all(header.get(k) == v for k, v in fingerprint.items())
+            if same and index.covered <= max_id:
+                return index
+        ids, vectors = rows_above(conn, 0)
+        if len(ids) == 0:
+            return None
+        self.dirty = True
+        return VectorIndex.build(vectors.shape[1], ids, vectors, self.hnsw_threshold)
+
+    def current(self, conn: sqlite3.Connection, fingerprint: dict[str, Any]) -> VectorIndex | None:
+        """The index, caught up with every committed row; None while the store is empty."""
+        fresh = self.index is None
+        if fresh:
+            self.index = self._load_or_build(conn, fingerprint)
+        if self.index is None:
+            return None
+        ids, vectors = rows_above(conn, self.index.covered)
+        if len(ids):
+            self.add(ids, vectors)
+        if fresh or len(ids) or self.tombstones_added:
+            # COUNT(*) scans the table, so tombstones are only counted when rows changed.
+            self.tombstones_added = False
+            live = conn.execute("SELECT COUNT(*) FROM guidelines").fetchone()[0]
+            if self.index.ntotal - live > max(1000, live):
+                self.index = None
+                self.path.unlink(missing_ok=True)
+                return self.current(conn, fingerprint)
+        return self.index
+
+    def add(self, ids: np.ndarray, vectors: np.ndarray) -> None:
+        """Append rows; a flat index that grows past the threshold becomes HNSW."""
+        if self.index is None:
+            self.index = VectorIndex(vectors.shape[1])
+        index = self.index
+        if index.kind == "flat" and index.ntotal + len(ids) > self.hnsw_threshold:
+            old_ids, old_vectors = index.vectors()
+            self.index = VectorIndex.build(
+                vectors.shape[1],
+                np.concatenate([old_ids, ids]),
+                np.concatenate([old_vectors, vectors]),
+                self.hnsw_threshold,
+            )
+        else:
+            index.add(ids, vectors)
+        self.dirty = True
+
+    def save(self, fingerprint: dict[str, Any], force: bool = False) -> None:
+        """Write the index file if it changed since it was loaded (or when forced)."""
+        if self.index is not None and (self.dirty or force):
+            self.index.save(self.path, fingerprint)
+            self.dirty = False

@@ -14,7 +14,6 @@ two concurrent writers never lose each other's work.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
 import uuid
@@ -26,10 +25,11 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, Field, ValidationError
 
-from consistency.errors import InputError, MemoryStoreError
+from consistency.errors import MemoryStoreError
 from consistency.guidelines import GUIDELINE_STATUSES, Guideline, GuidelineStatus
 from consistency.text import TextEmbedder
-from memory._index import VectorIndex
+from memory._index import IndexCache, VectorIndex
+from memory._jsonl import read_guidelines, write_guidelines
 from memory.screen import screen
 
 SCHEMA_VERSION = "1"
@@ -95,7 +95,7 @@ class GuidelineMemory:
         self.lock_timeout = lock_timeout
         self._embedder = embedder
         self._conn: sqlite3.Connection | None = None
-        self._index: VectorIndex | None = None
+        self._cache = IndexCache(self.index_path, hnsw_threshold)
         self._file_lock: Any = None
         self._lock = threading.RLock()
 
@@ -166,7 +166,7 @@ class GuidelineMemory:
                 except BaseException:
                     conn.execute("ROLLBACK")
                     # The in-memory index may hold vectors of rows that were rolled back.
-                    self._index = None
+                    self._cache.drop()
                     raise
 
     def close(self) -> None:
@@ -175,13 +175,13 @@ class GuidelineMemory:
             if self._conn is None:
                 return
             try:
-                if self._index is not None and self._index_dirty:
+                if self._cache.dirty:
                     with self._flock():
-                        self._index.save(self.index_path, self._fingerprint())
+                        self._cache.save(self._fingerprint())
             finally:
                 self._conn.close()
                 self._conn = None
-                self._index = None
+                self._cache.drop()
 
     def __enter__(self) -> GuidelineMemory:
         return self
@@ -190,9 +190,6 @@ class GuidelineMemory:
         self.close()
 
     # -- vectors and the index -----------------------------------------------------------------
-
-    _index_dirty = False
-    _tombstones_added = False
 
     def _meta(self, key: str) -> str | None:
         row = self._connect().execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
@@ -234,78 +231,16 @@ class GuidelineMemory:
                 "open it with the same embedder (or export and re-import)"
             )
 
-    def _rows_above(self, conn: sqlite3.Connection, vec_id: int) -> tuple[np.ndarray, np.ndarray]:
-        rows = conn.execute(
-            "SELECT vec_id, vector FROM guidelines WHERE vec_id > ? ORDER BY vec_id", (vec_id,)
-        ).fetchall()
-        if not rows:
-            return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32)
-        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        vectors = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
-        return ids, vectors.reshape(len(rows), -1)
-
-    def _load_or_build_index(self, conn: sqlite3.Connection) -> VectorIndex | None:
-        loaded = VectorIndex.load(self.index_path)
-        max_id = conn.execute("SELECT COALESCE(MAX(vec_id), 0) FROM guidelines").fetchone()[0]
-        if loaded is not None:
-            index, header = loaded
-            fresh = self._fingerprint()
-            if all(header.get(k) == v for k, v in fresh.items()) and index.covered <= max_id:
-                return index
-        ids, vectors = self._rows_above(conn, 0)
-        if len(ids) == 0:
-            return None
-        index = VectorIndex.build(vectors.shape[1], ids, vectors, self.hnsw_threshold)
-        self._index_dirty = True
-        return index
-
     def _current_index(self, conn: sqlite3.Connection) -> VectorIndex | None:
         """The index, caught up with every committed row (other processes' included)."""
-        fresh = self._index is None
-        if fresh:
-            self._index = self._load_or_build_index(conn)
-        if self._index is None:
-            return None
-        ids, vectors = self._rows_above(conn, self._index.covered)
-        if len(ids):
-            self._index_add(ids, vectors)
-        if fresh or len(ids) or self._tombstones_added:
-            # COUNT(*) scans the table, so tombstones are only counted when rows changed.
-            self._tombstones_added = False
-            live = conn.execute("SELECT COUNT(*) FROM guidelines").fetchone()[0]
-            if self._index.ntotal - live > max(1000, live):
-                self._index = None  # too many tombstones: rebuild from the rows
-                self._index_path_unlink()
-                return self._current_index(conn)
-        return self._index
-
-    def _index_path_unlink(self) -> None:
-        self.index_path.unlink(missing_ok=True)
-
-    def _index_add(self, ids: np.ndarray, vectors: np.ndarray) -> None:
-        if self._index is None:
-            self._index = VectorIndex(vectors.shape[1])
-        index = self._index
-        if index.kind == "flat" and index.ntotal + len(ids) > self.hnsw_threshold:
-            old_ids, old_vectors = index.vectors()
-            self._index = VectorIndex.build(
-                vectors.shape[1],
-                np.concatenate([old_ids, ids]),
-                np.concatenate([old_vectors, vectors]),
-                self.hnsw_threshold,
-            )
-        else:
-            index.add(ids, vectors)
-        self._index_dirty = True
+        return self._cache.current(conn, self._fingerprint())
 
     def save_index(self) -> None:
         """Write the index file now (it is also written by `close`)."""
         with self._lock:
-            index = self._current_index(self._connect())
-            if index is not None:
-                with self._flock():
-                    index.save(self.index_path, self._fingerprint())
-                self._index_dirty = False
+            self._current_index(self._connect())
+            with self._flock():
+                self._cache.save(self._fingerprint(), force=True)
 
     def index_info(self) -> dict[str, Any]:
         """Kind, size and byte size of the index (for benchmarks and `memory ls`)."""
@@ -411,7 +346,7 @@ class GuidelineMemory:
                 out.append(guideline)
         if new_rows:
             ids = np.asarray([new_ids[i] for i in new_rows], dtype=np.int64)
-            self._index_add(ids, vectors[new_rows])
+            self._cache.add(ids, vectors[new_rows])
         return out
 
     def _merge_target(
@@ -665,7 +600,7 @@ class GuidelineMemory:
             deleted = conn.execute("DELETE FROM guidelines WHERE id=?", (guideline_id,)).rowcount
             if not deleted:
                 raise MemoryStoreError(f"{self.path}: no guideline {guideline_id}")
-            self._tombstones_added = True
+            self._cache.tombstones_added = True
 
     def record_injection(self, guideline_ids: Iterable[str]) -> None:
         """Count one injection for each of these guidelines (unknown ids are ignored)."""
@@ -697,56 +632,23 @@ class GuidelineMemory:
 
     def export_jsonl(self, path: str | Path) -> int:
         """Write every guideline as one JSON line (temp file + rename); returns the count."""
-        import os
-        import tempfile
-
-        target = Path(path)
-        guidelines = self.all()
-        fd, tmp = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=target.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                for guideline in guidelines:
-                    handle.write(guideline.model_dump_json() + "\n")
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-        return len(guidelines)
+        return write_guidelines(path, self.all())
 
     def import_jsonl(
         self, path: str | Path, allowed_tools: Iterable[str] | None = None
     ) -> ImportReport:
-        """Add guidelines from a JSONL export; active ones pass the safety screen again."""
-        source = Path(path)
-        try:
-            lines = source.read_text(encoding="utf-8").splitlines()
-        except OSError as exc:
-            raise InputError(f"cannot read: {exc.strerror}", path=str(source)) from exc
-        tools = None if allowed_tools is None else list(allowed_tools)
-        incoming: list[Guideline] = []
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                guideline = Guideline.model_validate(json.loads(line))
-            except (json.JSONDecodeError, ValidationError) as exc:
-                reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-                raise InputError(
-                    f"not a guideline: {reason}", path=str(source), line=number
-                ) from exc
-            if guideline.status == "active":
-                verdict = screen(guideline, tools)
-                if not verdict.ok:
-                    guideline = guideline.model_copy(
-                        update={"status": "quarantined", "quarantine_reasons": verdict.reasons}
-                    )
-            incoming.append(guideline)
+        """Add guidelines from a JSONL export; active ones pass the safety screen again.
+
+        A line whose id is already stored is skipped; near-duplicates merge as in `add`.
+        """
         report = ImportReport()
         fresh: list[Guideline] = []
-        for guideline in incoming:
-            if guideline.id in self or guideline.id in {g.id for g in fresh}:
+        seen: set[str] = set()
+        for guideline in read_guidelines(path, allowed_tools):
+            if guideline.id in seen or guideline.id in self:
                 report.skipped += 1
             else:
+                seen.add(guideline.id)
                 fresh.append(guideline)
         for given, stored in zip(fresh, self.add_many(fresh), strict=True):
             if stored.id == given.id:
