@@ -9,7 +9,8 @@ read-only lookups swapped in some runs, and an extra harmless lookup in one run 
 Reports wall time of `analyze_runs`, peak memory (max RSS of the process, and the Python heap
 peak of the analysis measured by tracemalloc in a separate smaller pass), and the share of planted
 forks reported at the exact step (the step index in the run that reaches the fork first). Prints
-one JSON line.
+one JSON line, with a calibration figure (seconds for a 10M-iteration Python loop; about 0.4-0.6 s
+on an idle current CPU) so that times taken on a busy or slow machine can be compared.
 
     python bench/bench_analyzer.py [--tasks 10000] [--runs 5] [--steps 30] [--workers 2]
 """
@@ -48,17 +49,28 @@ MEANINGS = [
 REWORDINGS = ["", "Sure! ", "Of course. ", "Certainly, ", "Thanks for waiting. "]
 
 
-def _reply(meaning: int, rng: random.Random) -> Action:
-    text = rng.choice(REWORDINGS) + MEANINGS[meaning % len(MEANINGS)]
-    return Action.model_construct(tool="respond", args={"text": text})
+# Reply steps are built once per (meaning, wording) and shared by every run that uses them; so are
+# the tool-call steps of a task's base path. The analyzer never relies on object identity; sharing
+# only keeps generation time and the input's memory down.
+REPLY_STEPS = [
+    [
+        Step.model_construct(
+            action=Action.model_construct(tool="respond", args={"text": prefix + meaning}),
+            observation="ok, go on",
+        )
+        for prefix in REWORDINGS
+    ]
+    for meaning in MEANINGS
+]
 
 
-def _call(tool: str, **args: object) -> Action:
-    return Action.model_construct(tool=tool, args=dict(args))
+def _call(tool: str, **args: object) -> Step:
+    action = Action.model_construct(tool=tool, args=dict(args))
+    return Step.model_construct(action=action, observation=f"{tool} result")
 
 
 def _base_path(task: int, length: int, rng: random.Random) -> list[tuple[str, object]]:
-    """Abstract steps: ("read"/"write", Action) or ("reply", meaning) or ("book", None)."""
+    """Abstract steps: ("call", Step), ("reply", meaning), ("book", None), ("use_booking", None)."""
     out: list[tuple[str, object]] = []
     for k in range(length):
         roll = rng.random()
@@ -81,24 +93,23 @@ def _materialise(
     abstract: list[tuple[str, object]], run_seed: int, rng: random.Random
 ) -> list[Step]:
     steps: list[Step] = []
-    booking = f"BK{run_seed:08d}"
+    booking = f"BK{run_seed:08d}"  # a per-run id, returned by the booking and used later
     for kind, payload in abstract:
         if kind == "reply":
             assert isinstance(payload, int)
-            action = _reply(payload, rng)
-            steps.append(Step.model_construct(action=action, observation="ok, go on"))
+            steps.append(REPLY_STEPS[payload][rng.randrange(len(REWORDINGS))])
         elif kind == "book":
-            action = _call("book_item", item="widget", qty=2)
-            steps.append(
-                Step.model_construct(action=action, observation=f'{{"booking": "{booking}"}}')
-            )
+            book = Action.model_construct(tool="book_item", args={"item": "widget", "qty": 2})
+            obs = f'{{"booking": "{booking}"}}'
+            steps.append(Step.model_construct(action=book, observation=obs))
         elif kind == "use_booking":
-            action = _call("update_order", booking=booking, note_count=1)
-            steps.append(Step.model_construct(action=action, observation="updated"))
+            use = Action.model_construct(
+                tool="update_order", args={"booking": booking, "note_count": 1}
+            )
+            steps.append(Step.model_construct(action=use, observation="updated"))
         else:
-            assert isinstance(payload, Action)
-            action = Action.model_construct(tool=payload.tool, args=dict(payload.args))
-            steps.append(Step.model_construct(action=action, observation=f"{payload.tool} result"))
+            assert isinstance(payload, Step)
+            steps.append(payload)
     return steps
 
 
@@ -126,16 +137,18 @@ def generate(
         extra_run = rng.randrange(n_runs) if rng.random() < 0.3 else -1
         extra_at = rng.randrange(n_steps)
         starts: list[int] = []
+        wrong = _call(WRITES[(t + 1) % len(WRITES)], id=f"T{t}-wrong", amount=-1)
+        alt_tail = {k: _call("get_help", id=f"T{t}-alt-{k}") for k in range(fork_at + 1, n_steps)}
+        extra = _call("get_user", id=f"T{t}-extra")
         for r, success in enumerate(outcomes):
             path = list(base)
             if mixed and not success:
-                wrong = _call(WRITES[(t + 1) % len(WRITES)], id=f"T{t}-wrong", amount=-1)
                 path[fork_at] = ("write", wrong)
                 if new_tail:
                     for k in range(fork_at + 1, n_steps):
                         if path[k][0] in ("book", "use_booking"):
                             continue
-                        path[k] = ("read", _call("get_help", id=f"T{t}-alt-{k}"))
+                        path[k] = ("read", alt_tail[k])
             if (
                 swap_at >= 0
                 and r % 2 == 1
@@ -147,7 +160,7 @@ def generate(
                 path[swap_at], path[swap_at + 1] = path[swap_at + 1], path[swap_at]
             shift = 0
             if r == extra_run:
-                path.insert(extra_at, ("read", _call("get_user", id=f"T{t}-extra")))
+                path.insert(extra_at, ("read", extra))
                 shift = 1 if extra_at <= fork_at else 0
             starts.append(fork_at + shift)
             steps = _materialise(path, rng.randrange(10**8), rng)
@@ -163,6 +176,15 @@ def generate(
         if mixed:
             planted[task_id] = min(starts)
     return trajs, planted
+
+
+def _calibration_s() -> float:
+    """Seconds for 10 million integer additions in a Python loop: how fast this CPU is now."""
+    t0 = time.perf_counter()
+    total = 0
+    for i in range(10_000_000):
+        total += i
+    return time.perf_counter() - t0
 
 
 def _max_rss_mb() -> float:
@@ -217,6 +239,7 @@ def main() -> None:
     print(
         json.dumps(
             {
+                "calibration_10M_loop_s": round(_calibration_s(), 2),
                 "tasks": args.tasks,
                 "runs": args.runs,
                 "steps": args.steps,

@@ -15,10 +15,11 @@ choosing one of them is a real decision.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
@@ -42,8 +43,11 @@ DEFAULT_READ_ONLY_TOOLS = (
 # Leaf strings that may be ids: no spaces, at least 4 characters, and a digit, or an all-caps code.
 _ID_LIKE = re.compile(r"^(?:(?=[^\s]*\d)[A-Za-z0-9][A-Za-z0-9_\-.:/#@]{3,}|[A-Z0-9]{5,12})$")
 _SPACES = re.compile(r"\s+")
+_SEQUENCES = (list, tuple)
+_NUMBERS = (int, float)
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _TEXT_MARK = "\x00text"
-_RUN_ID_MARK = "<run-id>"
+_RUN_ID_MARK = "'<run-id>'"
 
 TEXT_THRESHOLDS: dict[str, float] = {"MiniLMEmbedder": 0.80, "LexicalEmbedder": 0.75}
 """Default cosine threshold per embedder class: two texts at or above it mean the same."""
@@ -80,8 +84,7 @@ class CanonicalConfig(BaseModel):
     )
 
 
-@dataclass(frozen=True, slots=True)
-class StepTemplate:
+class StepTemplate(NamedTuple):
     """A step's normalised form before per-task work (text clusters, per-run ids)."""
 
     tool: str
@@ -121,9 +124,9 @@ class CanonicalTask:
 
 
 def _normalise_number(value: float) -> int | float:
-    if value != value or value in (float("inf"), float("-inf")):
+    if type(value) is int or not math.isfinite(value):
         return value
-    if float(value).is_integer():
+    if value.is_integer():
         return int(value)
     return float(f"{value:.6g}")
 
@@ -156,10 +159,18 @@ class _Normaliser:
 
     def __init__(self, config: CanonicalConfig, interner: _Interner, is_read: Any):
         self.config = config
-        self.volatile = [
-            (re.compile(pattern), f"<{name}>") for name, pattern in config.volatile_patterns.items()
-        ]
+        # One pass per string: the patterns joined as named alternatives.
+        self.volatile = (
+            re.compile(
+                "|".join(
+                    f"(?P<{name}>{pattern})" for name, pattern in config.volatile_patterns.items()
+                )
+            )
+            if config.volatile_patterns
+            else None
+        )
         self.text_tools = frozenset(config.text_tools)
+        self.min_words = config.free_text_min_words
         self.cache: dict[tuple[str, str], StepTemplate] = {}
         self.interner = interner
         self.is_read = is_read
@@ -175,8 +186,8 @@ class _Normaliser:
         texts: list[str] = []
         ids: list[str] = []
         always_text = tool in self.text_tools
-        value = self._value(args, texts, ids, always_text)
-        key = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        # The key is the repr of the normalised value: dicts are rebuilt in sorted key order.
+        key = repr(self._value(args, texts, ids, always_text))
         tool = tool.strip()
         sig = -1 if texts else self.interner.sig(tool, key, ())
         read = self.is_read(tool)
@@ -184,38 +195,43 @@ class _Normaliser:
         return StepTemplate(tool, key, tuple(texts), tuple(dict.fromkeys(ids)), sig, read, write)
 
     def _value(self, value: Any, texts: list[str], ids: list[str], always_text: bool) -> Any:
+        if isinstance(value, str):
+            return self._string(value, texts, ids, always_text)
         if isinstance(value, dict):
-            return {
-                _SPACES.sub(" ", str(k).strip()): self._value(value[k], texts, ids, always_text)
-                for k in sorted(value, key=str)
-            }
-        if isinstance(value, list | tuple):
+            try:
+                keys = sorted(value)
+            except TypeError:
+                keys = sorted(value, key=str)
+            return {str(k).strip(): self._value(value[k], texts, ids, always_text) for k in keys}
+        if isinstance(value, _SEQUENCES):
             return [self._value(v, texts, ids, always_text) for v in value]
         if isinstance(value, bool) or value is None:
             return value
-        if isinstance(value, int | float):
+        if isinstance(value, _NUMBERS):
             return _normalise_number(value)
-        if isinstance(value, str):
-            return self._string(value, texts, ids, always_text)
         return self._string(str(value), texts, ids, always_text)
 
     def _string(self, value: str, texts: list[str], ids: list[str], always_text: bool) -> Any:
-        text = _SPACES.sub(" ", value.strip())
-        for pattern, mask in self.volatile:
-            text = pattern.sub(mask, text)
-        if always_text or len(text.split(" ")) >= self.config.free_text_min_words:
+        text = value.strip()
+        if "  " in text or "\n" in text or "\t" in text or "\r" in text:
+            text = _SPACES.sub(" ", text)
+        if self.volatile is not None:
+            text = self.volatile.sub(_mask, text)
+        if always_text or text.count(" ") + 1 >= self.min_words:
             # Compared by meaning later; the key holds a mark and its position in `texts`.
             texts.append(text)
             return f"{_TEXT_MARK}{len(texts) - 1}"
         if _ID_LIKE.match(text):
             ids.append(text)
             return text
-        try:
-            return _normalise_number(float(text)) if text else text
-        except ValueError:
-            pass
+        if _NUMBER.fullmatch(text):
+            return _normalise_number(float(text))
         # Plain words and enum-like values: case is not meaningful ("Economy" == "economy").
         return text.casefold()
+
+
+def _mask(match: re.Match[str]) -> str:
+    return f"<{match.lastgroup}>"
 
 
 class TextClusterer:
@@ -298,15 +314,21 @@ class Canonicaliser:
         self._read_only = (
             re.compile(self.config.read_only_tools) if self.config.read_only_tools else None
         )
+        self._reads: dict[str, bool] = {}
         text_tools = frozenset(self.config.text_tools)
         self._interner = _Interner(text_tools, self._is_read_tool)
         self.normaliser = _Normaliser(self.config, self._interner, self._is_read_tool)
         self.texts = TextClusterer(embedder, self.config.text_threshold)
 
     def _is_read_tool(self, tool: str) -> bool:
-        if self._read_only is None or tool in self.config.text_tools:
-            return False
-        return bool(self._read_only.search(tool))
+        hit = self._reads.get(tool)
+        if hit is None:
+            hit = self._reads[tool] = bool(
+                self._read_only is not None
+                and tool not in self.config.text_tools
+                and self._read_only.search(tool)
+            )
+        return hit
 
     def templates(self, runs: Sequence[Trajectory]) -> list[list[StepTemplate]]:
         """The cached normalised form of every step of every run."""
@@ -336,14 +358,14 @@ class Canonicaliser:
             masked = volatile.get(r)
             sigs: list[int] = []
             for t in run_templates:
-                if t.sig >= 0 and not (masked and t.ids):
+                hits = masked.intersection(t.ids) if masked and t.ids else None
+                if t.sig >= 0 and not hits:
                     sigs.append(t.sig)
                     continue
                 key = t.key
-                if masked:
-                    for value in t.ids:
-                        if value in masked:
-                            key = key.replace(json.dumps(value, ensure_ascii=False), _RUN_ID_MARK)
+                if hits:
+                    for value in hits:
+                        key = key.replace(repr(value), _RUN_ID_MARK)
                 sigs.append(intern(t.tool, key, tuple(clusters[x] for x in t.texts)))
             out.append(sigs)
         orders = [list(range(len(sigs))) for sigs in out]
