@@ -36,6 +36,7 @@ _PERSON = [
     (re.compile(r"\bYou\b"), "The user"),
     (re.compile(r"\byou are\b"), "the user is"),
     (re.compile(r"\byou\b"), "the user"),
+    (re.compile(r"\b[Yy]ourself\b"), "themselves"),
     (re.compile(r"\b[Yy]our\b"), "their"),
     (re.compile(r"\bthe user want\b"), "the user wants"),
     (re.compile(r"\bthe user do\b"), "the user does"),

@@ -128,6 +128,26 @@ def describe_observation(observation: Any) -> str:
     return "a text reply"
 
 
+_CONFIRM = re.compile(
+    r"^\W*(yes|yeah|yep|sure|ok|okay|confirm|confirmed|correct|please (do|proceed)|go ahead|"
+    r"that'?s (right|correct|fine)|sounds good)\b",
+    re.IGNORECASE,
+)
+_DECLINE = re.compile(r"^\W*(no|nope|don'?t|do not|cancel that|never mind)\b", re.IGNORECASE)
+
+
+def describe_user_reply(reply: Any) -> tuple[str, str]:
+    """What a user's reply does, as (present, perfect): ("confirms", "confirmed"), ..."""
+    text = str(reply or "").strip()
+    if _CONFIRM.search(text):
+        return "confirms", "confirmed"
+    if _DECLINE.search(text):
+        return "declines", "declined"
+    if "?" in text:
+        return "asks a question", "asked a question"
+    return "replies", "replied"
+
+
 def describe_action(
     action: Action, task: str, observation: Any, observation_tool: str | None
 ) -> str:
@@ -203,7 +223,8 @@ class ContrastiveGuidelineGenerator:
         if tool is None:
             return "At the start of the task", "the agent is about to take its first action"
         if tool == RESPOND_TOOL:
-            return "After the user replies", "the user has just replied"
+            kind = describe_user_reply(observation)
+            return f"After the user {kind[0]}", f"the user has just {kind[1]}"
         shape = describe_observation(observation)
         return f"When {tool} returns {shape}", f"{tool} has returned {shape}"
 
@@ -415,6 +436,7 @@ __all__ = [
     "branch_labels",
     "describe_action",
     "describe_observation",
+    "describe_user_reply",
     "make_generator",
     "run_specific_values",
 ]

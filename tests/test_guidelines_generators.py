@@ -222,3 +222,18 @@ def test_llm_prompt_carries_the_fork_context():
     assert [a["success_rate"] for a in sent["losing_actions"]] == [0.0]
     assert len(sent["benign_forks_to_ignore"]) == 1
     assert model.requests[0].settings.temperature == 0.0
+
+
+@pytest.mark.parametrize(
+    ("reply", "kind"),
+    [
+        ("Yes, please go ahead with the cancellation.", "confirms"),
+        ("No, I don't want insurance.", "declines"),
+        ("Could you check the later flight instead?", "asks a question"),
+        ("My user id is on the booking.", "replies"),
+    ],
+)
+def test_user_replies_are_described_by_what_they_do(reply, kind):
+    from consistency.generators import describe_user_reply
+
+    assert describe_user_reply(reply)[0] == kind
