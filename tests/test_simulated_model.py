@@ -246,6 +246,29 @@ def test_relevant_guideline_moves_the_decision_and_an_unrelated_one_does_not() -
     assert abs(p_unrel - p_none) < 0.05 and abs(share_unrel - share_none) <= 0.1
 
 
+def test_a_check_against_the_task_guideline_sharpens_a_cued_choice() -> None:
+    # "work address" names the `work` in `work_email`: a cue the model weighs harder when a
+    # guideline tells it to check the recipient against the task.
+    model = SimulatedModel(embedder=LexicalEmbedder())
+    cued = 'Email Maya Petrov at their work address with the subject "Q3 budget review".'
+    check = (
+        "Email [name] at their work address; search_contacts has returned one result with a "
+        "work email and a personal email",
+        "When search_contacts returns one result, check the to against the task before you call "
+        "send_email with the to from the search_contacts result.",
+    )
+
+    def p_work(system: str, task: str) -> float:
+        messages = _after_lookup(system)
+        messages[1] = Message(role="user", content=task)
+        dist = model.distribution(messages, TOOLS)
+        return sum(p for c, p in dist if c.arguments.get("to") == CONTACT["work_email"])
+
+    assert p_work(_prompt(check), cued) > p_work(_prompt(), cued) + 0.1
+    # Without a cue in the task there is nothing to check against: no change.
+    assert abs(p_work(_prompt(check), TASK) - p_work(_prompt(), TASK)) < 0.02
+
+
 def test_contrary_guideline_moves_it_the_other_way() -> None:
     model = SimulatedModel(embedder=LexicalEmbedder())
     contrary = (
