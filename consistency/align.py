@@ -10,6 +10,7 @@ runs are all identical costs one comparison.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -48,15 +49,9 @@ class Alignment:
     def position(self, run: int, column: int) -> int:
         """Index into run's signature sequence at a column, or -1 for a gap."""
         cols = self.columns[run]
-        # Columns of a run increase strictly, so bisect.
-        lo, hi = 0, len(cols)
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if cols[mid] < column:
-                lo = mid + 1
-            else:
-                hi = mid
-        return lo if lo < len(cols) and cols[lo] == column else -1
+        # Columns of a run increase strictly.
+        pos = bisect_left(cols, column)
+        return pos if pos < len(cols) and cols[pos] == column else -1
 
 
 class _Profile:

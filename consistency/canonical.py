@@ -414,7 +414,7 @@ class Canonicaliser:
                 (
                     i
                     for i in range(first_use[value])
-                    if templ[i].write and value in _text_of(steps[i].observation)
+                    if templ[i].write and value in observation_text(steps[i].observation)
                 ),
                 -1,
             )
@@ -422,7 +422,9 @@ class Canonicaliser:
                 continue
             # ... and no other run, nor the task, may have seen it.
             if joined is None:
-                joined = ["\n".join(_text_of(s.observation) for s in run.steps) for run in runs]
+                joined = [
+                    "\n".join(observation_text(s.observation) for s in run.steps) for run in runs
+                ]
                 task_text = "\n".join({run.task or "" for run in runs})
             if task_text and value in task_text:
                 continue
@@ -465,7 +467,8 @@ def _reorder_reads(
             i = j
 
 
-def _text_of(observation: Any) -> str:
+def observation_text(observation: Any) -> str:
+    """An observation as text (JSON for structured values) for searching and display."""
     if observation is None:
         return ""
     if isinstance(observation, str):
@@ -486,4 +489,5 @@ __all__ = [
     "Canonicaliser",
     "StepTemplate",
     "TextClusterer",
+    "observation_text",
 ]

@@ -32,7 +32,7 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from consistency.align import Alignment
-from consistency.canonical import CanonicalTask
+from consistency.canonical import CanonicalTask, observation_text
 from consistency.trajectory import Action, Trajectory
 
 NO_STEP = "(no step)"
@@ -276,9 +276,7 @@ def _fork_fields(
 
 
 def _clip(value: Any, limit: int) -> str:
-    from consistency.canonical import _text_of
-
-    text = _text_of(value)
+    text = observation_text(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
