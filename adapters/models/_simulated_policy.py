@@ -15,6 +15,7 @@ against) raises that candidate's score.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from dataclasses import dataclass, field
@@ -60,7 +61,12 @@ def _head(description: str) -> str:
 
 def param_format(name: str, schema: dict[str, Any]) -> str | None:
     """The value format a parameter asks for (email, date, ...), if its name or head says so."""
-    for source in (words(name), words(_head(str(schema.get("description", ""))))):
+    return _format_of(name, str(schema.get("description", "")))
+
+
+@functools.lru_cache(maxsize=4096)
+def _format_of(name: str, description: str) -> str | None:
+    for source in (words(name), words(_head(description))):
         # "timezone" before "time": the more specific format wins.
         for fmt in ("timezone", "email", "date", "time", "amount"):
             if _FORMATS[fmt] & source:

@@ -8,6 +8,7 @@ second, hand-written copy that could drift from the code.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
 import typing
@@ -101,13 +102,23 @@ def tool_spec(fn: ToolFunction) -> ToolSpec:
     return ToolSpec(name=fn.__name__, description=summary, parameters=parameters)
 
 
+@functools.lru_cache(maxsize=1024)
+def _adapter(annotation: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(annotation)
+
+
+@functools.lru_cache(maxsize=1024)
+def _hints(fn: ToolFunction) -> dict[str, Any]:
+    return typing.get_type_hints(fn)
+
+
 def call_tool(fn: ToolFunction, world: World, args: dict[str, Any]) -> Any:
     """Validate `args` against the function's signature and call it on `world`.
 
     Raises:
         ToolCallError: on unknown, missing or ill-typed arguments, or when the tool refuses.
     """
-    hints = typing.get_type_hints(fn)
+    hints = _hints(fn)
     params = {p.name: p for p in _params(fn)}
     unknown = sorted(set(args) - set(params))
     if unknown:
@@ -119,7 +130,7 @@ def call_tool(fn: ToolFunction, world: World, args: dict[str, Any]) -> Any:
                 raise ToolCallError(f"missing required argument {name!r} for {fn.__name__}")
             continue
         try:
-            values[name] = TypeAdapter(hints.get(name, Any)).validate_python(args[name])
+            values[name] = _adapter(hints.get(name, Any)).validate_python(args[name])
         except ValidationError as exc:
             detail = exc.errors()[0].get("msg", "invalid value")
             raise ToolCallError(f"argument {name!r} of {fn.__name__}: {detail}") from None
