@@ -96,6 +96,7 @@ class GuidelineMemory:
         self._embedder = embedder
         self._conn: sqlite3.Connection | None = None
         self._cache = IndexCache(self.index_path, hnsw_threshold)
+        self._meta_cache: dict[str, str] = {}
         self._file_lock: Any = None
         self._lock = threading.RLock()
 
@@ -167,6 +168,7 @@ class GuidelineMemory:
                     conn.execute("ROLLBACK")
                     # The in-memory index may hold vectors of rows that were rolled back.
                     self._cache.drop()
+                    self._meta_cache.clear()
                     raise
 
     def close(self) -> None:
@@ -182,6 +184,7 @@ class GuidelineMemory:
                 self._conn.close()
                 self._conn = None
                 self._cache.drop()
+                self._meta_cache.clear()
 
     def __enter__(self) -> GuidelineMemory:
         return self
@@ -192,8 +195,14 @@ class GuidelineMemory:
     # -- vectors and the index -----------------------------------------------------------------
 
     def _meta(self, key: str) -> str | None:
+        # store_uuid and embedder never change once set, so they are read once per connection.
+        if key in self._meta_cache:
+            return self._meta_cache[key]
         row = self._connect().execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
-        return None if row is None else str(row[0])
+        value = None if row is None else str(row[0])
+        if value is not None and key in ("store_uuid", "embedder"):
+            self._meta_cache[key] = value
+        return value
 
     def _fingerprint(self) -> dict[str, Any]:
         return {"store_uuid": self._meta("store_uuid"), "embedder": self._meta("embedder")}
