@@ -116,3 +116,62 @@ def test_arm_runner_reuses_runs_whose_provenance_matches(tmp_path: Path):
     _, path3, reused3 = other.run("baseline", "train", ["a", "b"])
     assert not reused3 and path3 != path
     assert json.loads(path3.with_suffix(".json").read_text())["seed"] == 2
+
+
+def test_eval_cli_on_a_world_with_a_known_answer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A harmful guideline in memory: the whole eval path, numbers checked by hand."""
+    from typer.testing import CliRunner
+
+    from adapters.cli import app
+    from adapters.models import MODEL_PROVIDERS, FunctionModel
+    from adapters.suites.loader import BUILTIN_SUITES
+    from memory.inject import inject
+    from memory.store import GuidelineMemory
+    from tests._tiny_suite import TinySuite
+    from tests.test_evolve import HARMFUL, mailer
+
+    monkeypatch.setitem(BUILTIN_SUITES, "tiny", TinySuite)
+    monkeypatch.setitem(
+        MODEL_PROVIDERS, "mailer", lambda rest: FunctionModel(mailer, name="mailer")
+    )
+    memory_path = tmp_path / "memory.sqlite"
+    store = GuidelineMemory(memory_path)
+    store.add(HARMFUL.model_copy(update={"status": "active"}))
+    args = [
+        "eval",
+        "--suite",
+        "tiny",
+        "--model",
+        "mailer",
+        "--n",
+        "4",
+        "--memory",
+        str(memory_path),
+        "--out",
+        str(tmp_path / "out"),
+        "--splits",
+        "train",
+        "--json",
+    ]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    ev = json.loads(result.stdout)["splits"]["train"]
+    # Baseline: Acme 4/4 (all-4), Globex flaky -> all-4 1/2. With the harmful guideline
+    # injected into both Ana tasks every run mails the wrong person -> all-4 0/2.
+    assert ev["baseline"]["all_n_rate"] == 0.5 and ev["memory"]["all_n_rate"] == 0.0
+    assert ev["all_n_lift"]["points"] == pytest.approx(-50.0)
+    assert ev["memory"]["per_run_rate"] == 0.0
+    # McNemar: Acme lost, nothing won: b = 1, c = 0 -> p = 1.
+    assert (ev["mcnemar"]["only_baseline"], ev["mcnemar"]["only_memory"]) == (1, 0)
+    assert ev["mcnemar"]["p_value"] == 1.0
+    # Harm: the one baseline-consistent task is lost, with the guideline that was injected.
+    assert ev["harm_rate"] == 1.0 and ev["baseline_consistent"] == 1
+    assert ev["harmed"] == [{"task_id": "mail-acme", "guidelines": [HARMFUL.id]}]
+    # Tokens: the block the injector itself reports for these tasks.
+    tools = ["find_contact", "send_email"]
+    expected = [
+        inject(store, task.instruction, "", tools=tools).tokens
+        for task in TinySuite().tasks("train")
+    ]
+    assert ev["mean_injected_tokens"] == pytest.approx(sum(expected) / len(expected))
+    assert min(expected) > 0

@@ -44,20 +44,21 @@ class StubGenerator:
         return [g.model_copy(deep=True) for g in (HELPFUL, HARMFUL)]
 
 
-def _mailer(messages: list[Message], tools: list[ToolSpec], settings: ModelSettings) -> Any:
+def mailer(messages: list[Message], tools: list[ToolSpec], settings: ModelSettings) -> Any:
     """Obeys the guidelines in its system prompt; without one it is flaky on Globex only."""
     system = "\n".join(m.content for m in messages if m.role == "system")
     task = next(m.content for m in messages if m.role == "user")
     observations = [m for m in messages if m.role == "tool"]
     if not observations:
-        call = ToolCall(id="c1", name="find_contact", arguments={"name": "Ana Ruiz"})
+        name = "Bo Chen" if "Bo Chen" in task else "Ana Ruiz"
+        call = ToolCall(id="c1", name="find_contact", arguments={"name": name})
         return AssistantMessage(tool_calls=[call])
     if len(observations) > 1:
         return AssistantMessage(content="Sent.")
     matches = json.loads(observations[0].content)
     company = "Globex" if "Globex" in task else "Acme"
     right = next(c for c in matches if c["company"] == company)
-    wrong = next(c for c in matches if c["company"] != company)
+    wrong = next((c for c in matches if c["company"] != company), right)
     if "different company" in system:
         chosen = wrong
     elif "matches the company" in system:
@@ -78,7 +79,7 @@ def test_the_stub_world_is_flaky_on_globex_only():
 
 def test_harmful_guideline_is_retired_and_helpful_one_promoted(tmp_path: Path):
     memory_path = tmp_path / "memory.sqlite"
-    model = FunctionModel(_mailer, name="mailer", provider="test")
+    model = FunctionModel(mailer, name="mailer", provider="test")
     generator = StubGenerator()
     result = evolve(
         TinySuite(),
@@ -115,7 +116,7 @@ def test_harmful_guideline_is_retired_and_helpful_one_promoted(tmp_path: Path):
 def test_budget_and_resume(tmp_path: Path):
     memory_path = tmp_path / "memory.sqlite"
     out = tmp_path / "out"
-    model = FunctionModel(_mailer, name="mailer", provider="test")
+    model = FunctionModel(mailer, name="mailer", provider="test")
     kwargs: dict[str, Any] = {"seed": SEED, "concurrency": 2, "progress": False}
     with pytest.raises(InputError, match="cannot cover the train baseline"):
         evolve(TinySuite(), model, N, memory_path, out, StubGenerator(), max_runs=5, **kwargs)
