@@ -6,7 +6,8 @@ continue on another path afterwards). Every task carries benign noise the analyz
 through: replies reworded per run, per-run booking ids returned by a write and used later, two
 read-only lookups swapped in some runs, and an extra harmless lookup in one run of some tasks.
 
-Reports wall time of `analyze_runs`, peak memory (max RSS of the process, and the Python heap
+Reports wall and CPU time of `analyze_runs` (CPU time is the fairer figure on a shared machine),
+peak memory (max RSS of the process, and the Python heap
 peak of the analysis measured by tracemalloc in a separate smaller pass), and the share of planted
 forks reported at the exact step (the step index in the run that reaches the fork first). Prints
 one JSON line, with a calibration figure (seconds for a 10M-iteration Python loop; about 0.4-0.6 s
@@ -187,6 +188,13 @@ def _calibration_s() -> float:
     return time.perf_counter() - t0
 
 
+def _cpu_s() -> float:
+    """CPU seconds of this process and its finished children (the forked workers)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def _max_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -211,12 +219,15 @@ def main() -> None:
     gen_s = time.perf_counter() - t0
     rss_before = _max_rss_mb()
 
-    times = []
+    times, cpus, calibrations = [], [], []
     analyses = []
     for _ in range(args.repeats):
+        calibrations.append(_calibration_s())
+        cpu0 = _cpu_s()
         t0 = time.perf_counter()
         analyses = analyze_runs(trajs, workers=args.workers)
         times.append(time.perf_counter() - t0)
+        cpus.append(_cpu_s() - cpu0)
     rss_after = _max_rss_mb()
 
     by_task = {a.task_id: a for a in analyses}
@@ -239,7 +250,7 @@ def main() -> None:
     print(
         json.dumps(
             {
-                "calibration_10M_loop_s": round(_calibration_s(), 2),
+                "calibration_10M_loop_s": [round(x, 2) for x in calibrations],
                 "tasks": args.tasks,
                 "runs": args.runs,
                 "steps": args.steps,
@@ -248,6 +259,8 @@ def main() -> None:
                 "embedder": "lexical",
                 "wall_s_median": round(statistics.median(times), 3),
                 "wall_s_all": [round(x, 3) for x in times],
+                "cpu_s_median": round(statistics.median(cpus), 3),
+                "cpu_s_all": [round(x, 3) for x in cpus],
                 "generate_s": round(gen_s, 2),
                 "max_rss_mb_after_generation": round(rss_before, 1),
                 "max_rss_mb_after_analysis": round(rss_after, 1),

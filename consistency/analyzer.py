@@ -145,11 +145,8 @@ _WORK: dict[str, Any] = {}
 
 
 def _work_chunk(bounds: tuple[int, int]) -> list[TaskAnalysis]:
-    items, canonicaliser, templates = _WORK["items"], _WORK["canon"], _WORK["templates"]
-    return [
-        analyze_task(tid, runs, canonicaliser, templates[i])
-        for i, (tid, runs) in enumerate(items[bounds[0] : bounds[1]], start=bounds[0])
-    ]
+    items, canonicaliser = _WORK["items"], _WORK["canon"]
+    return [analyze_task(tid, runs, canonicaliser) for tid, runs in items[bounds[0] : bounds[1]]]
 
 
 def analyze_runs(
@@ -192,18 +189,21 @@ def _analyze_groups(
 ) -> list[TaskAnalysis]:
     canonicaliser = Canonicaliser(config, embedder)
     items = list(groups.items())
-    templates = [canonicaliser.templates(runs) for _, runs in items]
-    # Embed every distinct free text once, in one batch, before any per-task work.
-    canonicaliser.texts.prefetch(
-        [x for task in templates for run in task for t in run if t.texts for x in t.texts]
-    )
     workers = max(1, min(workers, len(items) // 200 or 1))
     if workers == 1 or "fork" not in multiprocessing.get_all_start_methods():
+        templates = [canonicaliser.templates(runs) for _, runs in items]
+        # Embed every distinct free text once, in one batch, before any per-task work.
+        canonicaliser.texts.prefetch(
+            [x for task in templates for run in task for t in run if t.texts for x in t.texts]
+        )
         return [
             analyze_task(tid, runs, canonicaliser, templates[i])
             for i, (tid, runs) in enumerate(items)
         ]
-    _WORK.update(items=items, canon=canonicaliser, templates=templates)
+    # Embed in this process (one batch; the model is never used in a forked child), then let the
+    # workers normalise and analyse their share of the tasks.
+    canonicaliser.texts.prefetch(canonicaliser.free_texts(t for _, runs in items for t in runs))
+    _WORK.update(items=items, canon=canonicaliser)
     try:
         size = -(-len(items) // (workers * 4))
         chunks = [(i, min(i + size, len(items))) for i in range(0, len(items), size)]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -211,12 +211,33 @@ class _Normaliser:
             return _normalise_number(value)
         return self._string(str(value), texts, ids, always_text)
 
-    def _string(self, value: str, texts: list[str], ids: list[str], always_text: bool) -> Any:
+    def _clean(self, value: str) -> str:
         text = value.strip()
         if "  " in text or "\n" in text or "\t" in text or "\r" in text:
             text = _SPACES.sub(" ", text)
         if self.volatile is not None:
             text = self.volatile.sub(_mask, text)
+        return text
+
+    def free_texts(self, tool: str, args: Any, out: list[str]) -> None:
+        """Append the free texts of a step, exactly as its template will hold them."""
+        always_text = tool in self.text_tools
+        stack = [args]
+        while stack:
+            value = stack.pop()
+            if isinstance(value, str):
+                # Masking and collapsing spaces never add words: skip short strings early.
+                if always_text or len(value.split()) >= self.min_words:
+                    text = self._clean(value)
+                    if always_text or text.count(" ") + 1 >= self.min_words:
+                        out.append(text)
+            elif isinstance(value, dict):
+                stack.extend(value.values())
+            elif isinstance(value, _SEQUENCES):
+                stack.extend(value)
+
+    def _string(self, value: str, texts: list[str], ids: list[str], always_text: bool) -> Any:
+        text = self._clean(value)
         if always_text or text.count(" ") + 1 >= self.min_words:
             # Compared by meaning later; the key holds a mark and its position in `texts`.
             texts.append(text)
@@ -344,6 +365,15 @@ class Canonicaliser:
             out.append(row)
         return out
 
+    def free_texts(self, runs: Iterable[Trajectory]) -> list[str]:
+        """Every free text of the runs (replies, notes, long arguments), for one batch embed."""
+        out: list[str] = []
+        collect = self.normaliser.free_texts
+        for run in runs:
+            for step in run.steps:
+                collect(step.action.tool, step.action.args, out)
+        return out
+
     def task(
         self, runs: Sequence[Trajectory], templates: list[list[StepTemplate]] | None = None
     ) -> CanonicalTask:
@@ -422,9 +452,7 @@ class Canonicaliser:
                 continue
             # ... and no other run, nor the task, may have seen it.
             if joined is None:
-                joined = [
-                    "\n".join(observation_text(s.observation) for s in run.steps) for run in runs
-                ]
+                joined = [_joined_observations(run) for run in runs]
                 task_text = "\n".join({run.task or "" for run in runs})
             if task_text and value in task_text:
                 continue
@@ -465,6 +493,15 @@ def _reorder_reads(
                     order[i:j] = [slots[s].pop(0) for s in first]
                     sigs[i:j] = list(first)
             i = j
+
+
+def _joined_observations(run: Trajectory) -> str:
+    texts = []
+    for step in run.steps:
+        obs = step.observation
+        if obs is not None:
+            texts.append(obs if type(obs) is str else observation_text(obs))
+    return "\n".join(texts)
 
 
 def observation_text(observation: Any) -> str:

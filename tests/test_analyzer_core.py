@@ -463,3 +463,29 @@ def test_extra_lookup_in_the_only_failing_run_ranks_after_a_different_write():
     assert a.n_forks == 2
     assert (a.divergence.step, a.divergence.kind) == (2, "action")
     assert sorted(a.divergence.branches[0].steps + a.divergence.branches[1].steps) == [2, 2, 2, 3]
+
+
+def test_free_text_scan_finds_what_the_templates_hold():
+    # The worker path embeds texts found by a quick scan; they must be the templates' texts.
+    canon = Canonicaliser()
+    trajs = [
+        run(
+            "t",
+            "a",
+            True,
+            ("respond", {"text": "  Sure,   your refund\nis on its way.  "}),
+            (
+                "note",
+                {
+                    "items": [{"why": "the user asked twice for a refund on 2024-05-01T10:00"}],
+                    "short": "two words",
+                },
+            ),
+            ("think", {"thought": "ok"}),
+        ),
+    ]
+    templates = canon.templates(trajs)
+    held = [x for run_t in templates for t in run_t for x in t.texts]
+    assert sorted(canon.free_texts(trajs)) == sorted(held)
+    assert "the user asked twice for a refund on <timestamp>" in held
+    assert "Sure, your refund is on its way." in held
