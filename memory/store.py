@@ -477,22 +477,38 @@ class GuidelineMemory:
         wanted = [(s, v) for s, v in wanted if s >= min_similarity]
         if not wanted:
             return []
+        # Statuses first (they sit before the large columns in each row), records for the
+        # survivors only, a few at a time: most searches decode just k records.
         marks = ",".join("?" * len(wanted))
-        rows = conn.execute(
-            f"SELECT vec_id, status, record FROM guidelines WHERE vec_id IN ({marks})",
-            [v for _, v in wanted],
-        ).fetchall()
-        by_vec = {r[0]: (r[1], r[2]) for r in rows}
+        statuses_of = dict(
+            conn.execute(
+                f"SELECT vec_id, status FROM guidelines WHERE vec_id IN ({marks})",
+                [v for _, v in wanted],
+            ).fetchall()
+        )
+        candidates = [
+            (similarity, vec_id)
+            for similarity, vec_id in wanted
+            if vec_id in statuses_of and (statuses is None or statuses_of[vec_id] in statuses)
+        ]
         hits: list[SearchHit] = []
-        for similarity, vec_id in wanted:
-            row = by_vec.get(vec_id)
-            if row is None or (statuses is not None and row[0] not in statuses):
-                continue
-            guideline = self._decode(row[1])
-            if keep(guideline):
-                hits.append(SearchHit(guideline=guideline, similarity=similarity))
-                if len(hits) == k:
-                    break
+        for start in range(0, len(candidates), k):
+            part = candidates[start : start + k]
+            marks = ",".join("?" * len(part))
+            records = dict(
+                conn.execute(
+                    f"SELECT vec_id, record FROM guidelines WHERE vec_id IN ({marks})",
+                    [v for _, v in part],
+                ).fetchall()
+            )
+            for similarity, vec_id in part:
+                if vec_id not in records:
+                    continue
+                guideline = self._decode(records[vec_id])
+                if keep(guideline):
+                    hits.append(SearchHit(guideline=guideline, similarity=similarity))
+                    if len(hits) == k:
+                        return hits
         return hits
 
     def get(self, guideline_id: str) -> Guideline:
