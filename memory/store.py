@@ -341,7 +341,8 @@ class GuidelineMemory:
                         for s, v in zip(neighbours[0][i], neighbours[1][i], strict=True)
                     ]
                 if within is not None:
-                    candidates += [(float(within[i, j]), new_ids[j]) for j in range(len(new_ids))]
+                    close = np.nonzero(within[i, :i] >= self.dedupe_threshold)[0]
+                    candidates += [(float(within[i, j]), new_ids[j]) for j in close]
                 target = self._merge_target(conn, guideline, candidates)
             if target is not None:
                 merged = _merge(target, guideline)
