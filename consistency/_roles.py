@@ -158,5 +158,35 @@ def value_role(
         if observation_tool == "respond":
             return f"the {label} the user gave"
         source = f"the {observation_tool} result" if observation_tool else "the last observation"
-        return f"the {label} from {source}"
+        field, mark = observed_field(text, observation)
+        if field and field != key:
+            source = f"the {field} field of {source}"
+        return f"the {label} from {source}{mark}"
     return f"{'an' if label[:1] in 'aeiou' else 'a'} {label}"
+
+
+def observed_field(text: str, observation: Any) -> tuple[str | None, str]:
+    """Where a value sits in an observation: its field, and what sets its record apart.
+
+    Returns the field name holding the value and, when the observation lists several records,
+    " whose <field> is '<word>'" for a vocabulary field in which that record differs from all
+    the others (a status such as 'open' vs 'paid'), else "". Data values (names, ids,
+    addresses) are never named; only vocabulary words are.
+    """
+    records = observation if isinstance(observation, list) else [observation]
+    records = [r for r in records if isinstance(r, dict)]
+    for record in records:
+        for field, value in record.items():
+            if isinstance(value, dict | list) or str(value) != text:
+                continue
+            others = [r for r in records if r is not record]
+            marks = [
+                f" whose {k.replace('_', ' ')} is '{v}'"
+                for k, v in record.items()
+                if others
+                and not str(k).lower().endswith("id")
+                and is_vocabulary(v)
+                and all(o.get(k) != v for o in others)
+            ]
+            return str(field), (marks[0] if marks else "")
+    return None, ""

@@ -91,7 +91,7 @@ class Weights:
     read_again: float = 1.2
     after_write: float = 8.0
     respond_early: float = -6.0
-    guideline: float = 14.0
+    guideline: float = 30.0
     tool_choice: float = 3.0
     check: float = 2.5
     gate_low: float = 0.45
@@ -315,7 +315,7 @@ class Scorer:
             if name.endswith("id") or not isinstance(value, str) or len(value) > 40:
                 continue
             if all(s.fields.get(name) != value for s in siblings):
-                matched = str(value).lower() in self.task_lower
+                matched = bool(words(value)) and words(value) <= self.task_words
                 parts.append(f"whose {name} is {value}" + (" as the task says" if matched else ""))
         detail = " and ".join(parts[:2]) or "among several"
         return f"the {record.tool} result {detail} (one of {len(siblings) + 1} results)"
