@@ -9,6 +9,10 @@ from typing import Any
 import numpy as np
 
 _MODEL_LOCK = threading.Lock()
+# The fast tokenizer keeps padding/truncation state that each call sets: two threads using it
+# at once (the runner's threads embedding and counting tokens) make `encode` fail with
+# "Unable to create tensor" or count with the wrong settings. One call at a time.
+_ENCODE_LOCK = threading.Lock()
 _MODEL: Any = None
 DIM = 384
 
@@ -66,13 +70,15 @@ class MiniLMEmbedder:
         missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
         if missing:
             model = _load_model()
-            vectors = model.encode(
-                missing,
-                batch_size=self.batch_size,
-                normalize_embeddings=True,
-                convert_to_numpy=True,
-                show_progress_bar=False,
-            ).astype(np.float32)
+            with _ENCODE_LOCK:
+                encoded = model.encode(
+                    missing,
+                    batch_size=self.batch_size,
+                    normalize_embeddings=True,
+                    convert_to_numpy=True,
+                    show_progress_bar=False,
+                )
+            vectors = encoded.astype(np.float32)
             if len(self._cache) + len(missing) > self.cache_size:
                 self._cache.clear()
             self._cache.update(zip(missing, vectors, strict=True))
@@ -89,6 +95,7 @@ def count_tokens(text: str) -> int:
     """
     try:
         tokenizer = _load_model().tokenizer
-        return len(tokenizer.encode(text, add_special_tokens=False))
+        with _ENCODE_LOCK:
+            return len(tokenizer.encode(text, add_special_tokens=False))
     except Exception:  # pragma: no cover - only when the model package is broken
         return max(1, (len(text) + 3) // 4)
