@@ -72,10 +72,12 @@ def measure(concurrency: int, n: int, memory: str | None) -> dict[str, float]:
             progress=False,
         )
         wall = time.perf_counter() - start
-    overhead = [r.meta.duration_s - model.by_seed[r.meta.seed] for r in runs]
-    model_time = [model.by_seed[r.meta.seed] for r in runs]
+    timed = [r for r in runs if r.meta.duration_s is not None]  # harness errors have none
+    overhead = [r.meta.duration_s - model.by_seed[r.meta.seed] for r in timed]
+    model_time = [model.by_seed[r.meta.seed] for r in timed]
     return {
         "runs": len(runs),
+        "harness_errors": sum(1 for r in runs if r.error and r.error.kind == "harness_error"),
         "overhead_ms": 1000 * statistics.median(overhead),
         "overhead_mean_ms": 1000 * statistics.fmean(overhead),
         "model_ms": 1000 * statistics.median(model_time),
@@ -120,7 +122,8 @@ def main() -> None:
                 f"median {r['overhead_ms']:.1f} ms/run (mean {r['overhead_mean_ms']:.1f}), "
                 "median model time "
                 f"{r['model_ms']:.1f} ms/run, {r['steps']:.0f} steps/run, "
-                f"{r['runs_per_s']:.1f} runs/s ({r['wall_s']:.1f} s wall)"
+                f"{r['runs_per_s']:.1f} runs/s ({r['wall_s']:.1f} s wall), "
+                f"{r['harness_errors']} harness errors"
             )
     if not args.skip_demo:
         print(f"oncourse demo (fresh, N = 5): {demo_time():.0f} s end to end")
