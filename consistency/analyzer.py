@@ -37,7 +37,7 @@ from consistency.forks import (
     choose_divergence,
     raw_forks,
 )
-from consistency.text import TextEmbedder
+from consistency.text import LexicalEmbedder, TextEmbedder
 from consistency.trajectory import Trajectory
 
 TaskStatus = Literal["consistent_pass", "fragile", "divergent", "mixed_no_fork", "consistent_fail"]
@@ -200,9 +200,11 @@ def _analyze_groups(
             analyze_task(tid, runs, canonicaliser, templates[i])
             for i, (tid, runs) in enumerate(items)
         ]
-    # Embed in this process (one batch; the model is never used in a forked child), then let the
-    # workers normalise and analyse their share of the tasks.
-    canonicaliser.texts.prefetch(canonicaliser.free_texts(t for _, runs in items for t in runs))
+    if not isinstance(canonicaliser.texts.embedder, LexicalEmbedder):
+        # A model embeds in this process, in one batch, and is never used in a forked child;
+        # the cheap lexical embedder just runs in the workers.
+        canonicaliser.texts.prefetch(canonicaliser.free_texts(t for _, runs in items for t in runs))
+    # The workers normalise and analyse their share of the tasks.
     _WORK.update(items=items, canon=canonicaliser)
     try:
         size = -(-len(items) // (workers * 4))

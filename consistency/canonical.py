@@ -222,6 +222,11 @@ class _Normaliser:
     def free_texts(self, tool: str, args: Any, out: list[str]) -> None:
         """Append the free texts of a step, exactly as its template will hold them."""
         always_text = tool in self.text_tools
+        if always_text and len(args) == 1:
+            (only,) = args.values()
+            if isinstance(only, str):  # a reply: {"text": ...}
+                out.append(self._clean(only))
+                return
         stack = [args]
         while stack:
             value = stack.pop()
