@@ -81,6 +81,7 @@ def measure(concurrency: int, n: int, memory: str | None) -> dict[str, float]:
         "overhead_ms": 1000 * statistics.median(overhead),
         "overhead_mean_ms": 1000 * statistics.fmean(overhead),
         "model_ms": 1000 * statistics.median(model_time),
+        "model_mean_ms": 1000 * statistics.fmean(model_time),
         "steps": statistics.median(len(r.steps) for r in runs),
         "runs_per_s": len(runs) / wall,
         "wall_s": wall,
@@ -120,8 +121,8 @@ def main() -> None:
             print(
                 f"{label:>9}, concurrency {concurrency}: {r['runs']} runs, harness overhead "
                 f"median {r['overhead_ms']:.1f} ms/run (mean {r['overhead_mean_ms']:.1f}), "
-                "median model time "
-                f"{r['model_ms']:.1f} ms/run, {r['steps']:.0f} steps/run, "
+                f"model time median {r['model_ms']:.1f} ms/run (mean {r['model_mean_ms']:.1f}), "
+                f"{r['steps']:.0f} steps/run, "
                 f"{r['runs_per_s']:.1f} runs/s ({r['wall_s']:.1f} s wall), "
                 f"{r['harness_errors']} harness errors"
             )
