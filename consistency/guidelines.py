@@ -130,6 +130,19 @@ class Guideline(BaseModel):
         return list(dict.fromkeys(t for p in self.provenance for t in p.source_tasks))
 
 
+def retrieval_query(task_text: str) -> str:
+    """The task as retrieval sees it: its request with run-specific values abstracted to roles.
+
+    Guidelines are stored with triggers written the same way (names, ids, dates and amounts
+    replaced by `[name]`, `[id]`, ...), so abstracting the query too makes two tasks of the same
+    kind match on what is asked rather than on whom or how much it concerns.
+    """
+    from consistency._roles import task_gist
+
+    gist = task_gist(task_text)
+    return gist if gist.strip() else task_text
+
+
 @runtime_checkable
 class GuidelineGenerator(Protocol):
     """Writes guidelines from one task's analysis (its divergence and benign forks)."""
@@ -140,6 +153,7 @@ class GuidelineGenerator(Protocol):
 
 
 __all__ = [
+    "retrieval_query",
     "GUIDELINE_STATUSES",
     "Guideline",
     "GuidelineCounters",

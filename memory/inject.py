@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from pydantic import BaseModel, Field
 
-from consistency.guidelines import Guideline
+from consistency.guidelines import Guideline, retrieval_query
 from memory.store import GuidelineMemory, SearchHit
 
 DEFAULT_MIN_SIMILARITY = 0.35
@@ -78,6 +78,7 @@ def inject(
     family: str | None = None,
     count_tokens: TokenCounter | None = None,
     record: bool = False,
+    abstract_query: bool = True,
 ) -> Injection:
     """Append the relevant active guidelines to a system prompt, within a token budget.
 
@@ -92,10 +93,13 @@ def inject(
         family: the task's family, to leave out guidelines scoped to other families.
         count_tokens: token counter; the MiniLM WordPiece tokenizer by default.
         record: count one injection on each injected guideline in the store.
+        abstract_query: search with the task's request, values abstracted to roles, as the
+            stored triggers are written (`consistency.guidelines.retrieval_query`).
     """
     counter = count_tokens or _default_counter
+    query = retrieval_query(task_text) if abstract_query else task_text
     hits = memory.search(
-        task_text, k=k, min_similarity=min_similarity, status="active", tools=tools, family=family
+        query, k=k, min_similarity=min_similarity, status="active", tools=tools, family=family
     )
     block, kept, tokens = render_block(hits, budget_tokens, counter)
     ids = [h.guideline.id for h in kept]

@@ -1,0 +1,46 @@
+"""Retrieval abstracts the task's values the way stored triggers are written.
+
+Regression: guidelines learned on mini-apps were never retrieved for their own family (cosine
+about 0.27 < 0.35) because the query kept names, subjects and ids that the trigger had replaced
+by roles; evolve then left them `proposed` and they were never injected.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from consistency.guidelines import Guideline, retrieval_query
+
+
+def test_retrieval_query_abstracts_names_ids_and_amounts() -> None:
+    query = retrieval_query("Pay the open invoice INV-2041 from Northwind Traders for $1,250.00.")
+    assert "INV-2041" not in query and "1,250" not in query and "Northwind" not in query
+    assert "[id]" in query and "[amount]" in query
+
+
+@pytest.mark.slow
+def test_same_kind_of_task_with_other_values_retrieves_the_guideline(tmp_path) -> None:
+    from memory.embedding import MiniLMEmbedder
+    from memory.inject import inject
+    from memory.store import GuidelineMemory
+
+    memory = GuidelineMemory(tmp_path / "m.sqlite", embedder=MiniLMEmbedder())
+    learned = Guideline(
+        instruction=(
+            "When search_invoices returns several results, call pay_invoice with the invoice id "
+            "of the record whose status is 'open' rather than the one whose status is 'paid'."
+        ),
+        trigger=(
+            "Pay the open invoice [id] from [name]; search_invoices has returned several results"
+        ),
+        rationale="Runs that paid the paid duplicate failed.",
+        status="active",
+    )
+    memory.add(learned)
+    task = "Pay the open invoice B-7731 from Contoso Supplies, please."
+    found = inject(memory, task, "You are a helpful assistant.")
+    raw = inject(memory, task, "You are a helpful assistant.", abstract_query=False)
+    assert found.guideline_ids == [memory.all()[0].id]
+    assert found.similarities[0] > (raw.similarities[0] if raw.similarities else 0.0)
+    unrelated = inject(memory, "Share the final slide deck with the design team.", "")
+    assert unrelated.guideline_ids == []
