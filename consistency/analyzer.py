@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
-import os
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal
 
@@ -216,14 +215,6 @@ def _analyze_groups(
     return [analysis for part in parts for analysis in part]
 
 
-def default_workers() -> int:
-    """Worker processes to use by default: the CPUs this process may run on, at most 8."""
-    try:
-        return max(1, min(8, len(os.sched_getaffinity(0))))
-    except AttributeError:  # pragma: no cover - not on Linux
-        return max(1, min(8, os.cpu_count() or 1))
-
-
 __all__ = [
     "Branch",
     "Divergence",
@@ -234,6 +225,5 @@ __all__ = [
     "TaskStatus",
     "analyze_runs",
     "analyze_task",
-    "default_workers",
     "group_runs",
 ]
