@@ -81,7 +81,7 @@ class ForkContext(BaseModel):
 
     task: str = Field(description="The task's instruction text.")
     preceding_observations: list[ObservationAt] = Field(
-        description="Per branch (first run of each), the observation before the fork."
+        description="Per branch (its first run), the last non-empty observation before the fork."
     )
     shared_prefix: list[Action] = Field(
         description="Actions before the fork in the run that reaches it first (last ones kept)."
@@ -299,6 +299,9 @@ def build_divergence(
         run = runs[r]
         at = branch.steps[0]
         before = at - 1 if at >= 0 else _last_step_before(canon, alignment, r, raw.column)
+        # Notes (`think`) and similar steps return nothing: show the last thing the run saw.
+        while before >= 0 and run.steps[before].observation in (None, ""):
+            before -= 1
         if before >= 0:
             step = run.steps[before]
             preceding.append(
