@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -15,6 +17,8 @@ _MODEL_LOCK = threading.Lock()
 _ENCODE_LOCK = threading.Lock()
 _MODEL: Any = None
 DIM = 384
+BULK_TEXTS = 64
+"""Batches at least this large are embedded with every core (see `_bulk_threads`)."""
 
 
 def _offline_env() -> None:
@@ -33,6 +37,23 @@ def _limit_torch_threads() -> None:
     import torch
 
     torch.set_num_threads(int(os.environ.get("ONCOURSE_TORCH_THREADS", "1")))
+
+
+@contextlib.contextmanager
+def _bulk_threads(n_texts: int) -> Iterator[None]:
+    # A large batch is one call under the encode lock, so extra intra-op threads do not contend
+    # with our own threads; measured 82 -> 127 sentences/s for 1,500 sentences on 2 cores.
+    if n_texts < BULK_TEXTS or "ONCOURSE_TORCH_THREADS" in os.environ:
+        yield
+        return
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(os.cpu_count() or 1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
 def _load_model() -> Any:
@@ -70,7 +91,7 @@ class MiniLMEmbedder:
         missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
         if missing:
             model = _load_model()
-            with _ENCODE_LOCK:
+            with _ENCODE_LOCK, _bulk_threads(len(missing)):
                 encoded = model.encode(
                     missing,
                     batch_size=self.batch_size,
