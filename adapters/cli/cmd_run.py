@@ -6,8 +6,11 @@ warnings go to stderr. An interrupted run is completed with `--resume`.
 
 from __future__ import annotations
 
+import re
+import sys
 import time
 from collections import Counter
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -42,7 +45,13 @@ def run(
     suite: Annotated[
         str, typer.Option("--suite", help="Built-in suite name (mini-apps) or a suite directory.")
     ],
-    out: Annotated[Path, typer.Option("--out", help="Results file (JSONL, append-only).")],
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help="Results file (JSONL, append-only); default: a new file under runs/.",
+        ),
+    ] = None,
     model: Annotated[
         str,
         typer.Option(
@@ -83,6 +92,11 @@ def run(
     valid_splits = ("train", "heldout", "heldout-novel", "all")
     if split not in valid_splits:
         raise ConfigError(f"--split must be one of {', '.join(valid_splits)}, got {split!r}")
+    if out is None:
+        if resume:
+            raise ConfigError("--resume needs --out: the file to complete")
+        out = default_out_path(suite, split, model, n)
+        print(f"oncourse run: writing {out}", file=sys.stderr)
     before = _count_lines(out) if resume else 0
     started = time.monotonic()
     runs = run_many(
@@ -123,6 +137,20 @@ def run(
         f"per-run {100 * per_run:.1f}% ({result['successes']}/{result['runs']}), "
         f"all-{n} {100 * all_n:.1f}% ({result['all_n_tasks']}/{result['tasks']} tasks)"
     )
+
+
+def default_out_path(suite: str, split: str, model: str, n: int, root: Path = Path("runs")) -> Path:
+    """A new results file under `root` named after the suite, split, model, N and the time."""
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    raw = f"{Path(suite).name}-{split}-{model}-n{n}-{stamp}"
+    name = re.sub(r"[^A-Za-z0-9._-]+", "_", raw)
+    path = root / f"{name}.jsonl"
+    counter = 1
+    while path.exists():
+        counter += 1
+        path = root / f"{name}-{counter}.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
 
 
 def _count_lines(path: Path) -> int:
