@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import threading
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal
 
@@ -139,13 +140,44 @@ def group_runs(trajs: Iterable[Trajectory]) -> dict[str, list[Trajectory]]:
     return groups
 
 
-# State shared with forked worker processes (set just before the pool starts).
+# State shared with forked worker processes (set just before they start).
 _WORK: dict[str, Any] = {}
 
 
 def _work_chunk(bounds: tuple[int, int]) -> list[TaskAnalysis]:
     items, canonicaliser = _WORK["items"], _WORK["canon"]
     return [analyze_task(tid, runs, canonicaliser) for tid, runs in items[bounds[0] : bounds[1]]]
+
+
+def _claim(counter: Any) -> int:
+    """The index of the next chunk nobody has taken yet (shared by every process)."""
+    with counter.get_lock():
+        index = int(counter.value)
+        counter.value = index + 1
+    return index
+
+
+def _worker(conn: Any, counter: Any, chunks: list[tuple[int, int]]) -> None:
+    """Forked child: analyse chunks until none is left, sending each result as it is done."""
+    try:
+        while (index := _claim(counter)) < len(chunks):
+            conn.send((index, _work_chunk(chunks[index])))
+    except BaseException:  # noqa: BLE001 - the parent redoes unsent chunks and raises there
+        pass
+    finally:
+        conn.close()
+
+
+def _receive(conn: Any, parts: list[list[TaskAnalysis] | None]) -> None:
+    """Parent thread: store a child's results as they arrive (so the child never waits)."""
+    try:
+        while True:
+            index, part = conn.recv()
+            parts[index] = part
+    except (EOFError, OSError):
+        pass
+    finally:
+        conn.close()
 
 
 def analyze_runs(
@@ -203,16 +235,46 @@ def _analyze_groups(
         # A model embeds in this process, in one batch, and is never used in a forked child;
         # the cheap lexical embedder just runs in the workers.
         canonicaliser.texts.prefetch(canonicaliser.free_texts(t for _, runs in items for t in runs))
-    # The workers normalise and analyse their share of the tasks.
+    # This process and `workers - 1` forked children take chunks of tasks in turn from a shared
+    # counter. The parent's own results need no transfer; the children's are received by a
+    # thread while the parent works. A chunk a child took but never sent is redone here.
     _WORK.update(items=items, canon=canonicaliser)
+    context = multiprocessing.get_context("fork")
+    size = max(1, -(-len(items) // (workers * 16)))
+    chunks = [(i, min(i + size, len(items))) for i in range(0, len(items), size)]
+    parts: list[list[TaskAnalysis] | None] = [None] * len(chunks)
+    counter = context.Value("q", 0)
+    children, readers = [], []
     try:
-        size = -(-len(items) // (workers * 4))
-        chunks = [(i, min(i + size, len(items))) for i in range(0, len(items), size)]
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            parts = pool.map(_work_chunk, chunks)
+        receivers = []
+        for _ in range(workers - 1):
+            recv, send = context.Pipe(duplex=False)
+            child = context.Process(target=_worker, args=(send, counter, chunks), daemon=True)
+            child.start()
+            send.close()
+            children.append(child)
+            receivers.append(recv)
+        # Threads only after the last fork: a child must not inherit a lock a thread holds.
+        for recv in receivers:
+            reader = threading.Thread(target=_receive, args=(recv, parts), daemon=True)
+            reader.start()
+            readers.append(reader)
+        while (index := _claim(counter)) < len(chunks):
+            parts[index] = _work_chunk(chunks[index])
+        for reader in readers:
+            reader.join()
+        for child in children:
+            child.join()
+        for index, part in enumerate(parts):
+            if part is None:
+                parts[index] = _work_chunk(chunks[index])
     finally:
+        for child in children:
+            if child.is_alive():
+                child.terminate()
+                child.join()
         _WORK.clear()
-    return [analysis for part in parts for analysis in part]
+    return [analysis for part in parts if part is not None for analysis in part]
 
 
 __all__ = [
