@@ -23,6 +23,8 @@ def _invoke(*args: str):
 
 @pytest.fixture(scope="module")
 def learned(tmp_path_factory):
+    if not SAMPLE.exists():
+        pytest.skip("shared tau-bench sample absent (../shared/data)")
     path = tmp_path_factory.mktemp("learn") / "memory.db"
     result = _invoke("learn", str(SAMPLE), "--memory", str(path), "--json")
     assert result.exit_code == 0, result.output
