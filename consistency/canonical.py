@@ -187,12 +187,35 @@ class _Normaliser:
         ids: list[str] = []
         always_text = tool in self.text_tools
         # The key is the repr of the normalised value: dicts are rebuilt in sorted key order.
-        key = repr(self._value(args, texts, ids, always_text))
+        key = repr(
+            self._flat(args, texts, ids, always_text)
+            if type(args) is dict
+            else self._value(args, texts, ids, always_text)
+        )
         tool = tool.strip()
         sig = -1 if texts else self.interner.sig(tool, key, ())
         read = self.is_read(tool)
         write = not read and tool not in self.text_tools
         return StepTemplate(tool, key, tuple(texts), tuple(dict.fromkeys(ids)), sig, read, write)
+
+    def _flat(
+        self, args: dict[Any, Any], texts: list[str], ids: list[str], always_text: bool
+    ) -> dict[str, Any]:
+        """`_value` of an argument dict, with its plain leaves (the usual case) done inline."""
+        try:
+            keys = sorted(args)
+        except TypeError:
+            keys = sorted(args, key=str)
+        out: dict[str, Any] = {}
+        for k in keys:
+            value = args[k]
+            kind = type(value)
+            if kind is str:
+                value = self._string(value, texts, ids, always_text)
+            elif not (kind is int or kind is bool or value is None):
+                value = self._value(value, texts, ids, always_text)
+            out[str(k).strip()] = value
+        return out
 
     def _value(self, value: Any, texts: list[str], ids: list[str], always_text: bool) -> Any:
         if isinstance(value, str):
@@ -278,6 +301,8 @@ class TextClusterer:
         self._ids: dict[str, int] = {}
         self._vectors: list[np.ndarray] = []
         self._same: dict[int, bool] = {}
+        self._rows: dict[int, dict[int, bool]] = {}
+        """Text id -> {leader text id: same meaning}: the pair decisions as `cluster` asks them."""
 
     def prefetch(self, texts: Sequence[str]) -> None:
         """Embed, in one batch, every text not embedded yet (call once for many tasks)."""
@@ -309,16 +334,18 @@ class TextClusterer:
             return {distinct[0]: 0}
         self.prefetch(distinct)
         ids = self._ids
-        known = self._same
+        rows = self._rows
         leaders: list[int] = []
         out: dict[str, int] = {}
         for text in distinct:
             i = ids[text]
+            row = rows.get(i)
+            if row is None:
+                row = rows[i] = {}
             for cluster, leader in enumerate(leaders):
-                key = (i << 32) | leader if i < leader else (leader << 32) | i
-                hit = known.get(key)
+                hit = row.get(leader)
                 if hit is None:
-                    hit = self._same_ids(i, leader)
+                    hit = row[leader] = self._same_ids(i, leader)
                 if hit:
                     out[text] = cluster
                     break
@@ -391,17 +418,23 @@ class Canonicaliser:
         out: list[list[int]] = []
         for r, run_templates in enumerate(templates):
             masked = volatile.get(r)
-            sigs: list[int] = []
-            for t in run_templates:
-                hits = masked.intersection(t.ids) if masked and t.ids else None
-                if t.sig >= 0 and not hits:
-                    sigs.append(t.sig)
-                    continue
+            # Most steps keep their template's signature; only texts and masked ids need work.
+            sigs = [t.sig for t in run_templates]
+            if masked:
+                todo = [
+                    k
+                    for k, t in enumerate(run_templates)
+                    if t.sig < 0 or (t.ids and not masked.isdisjoint(t.ids))
+                ]
+            else:
+                todo = [k for k, sig in enumerate(sigs) if sig < 0]
+            for k in todo:
+                t = run_templates[k]
                 key = t.key
-                if hits:
-                    for value in hits:
+                if masked and t.ids:
+                    for value in masked.intersection(t.ids):
                         key = key.replace(repr(value), _RUN_ID_MARK)
-                sigs.append(intern(t.tool, key, tuple(clusters[x] for x in t.texts)))
+                sigs[k] = intern(t.tool, key, tuple(clusters[x] for x in t.texts))
             out.append(sigs)
         orders = [list(range(len(sigs))) for sigs in out]
         if self._read_only is not None:
@@ -501,12 +534,13 @@ def _reorder_reads(
 
 
 def _joined_observations(run: Trajectory) -> str:
-    texts = []
-    for step in run.steps:
-        obs = step.observation
-        if obs is not None:
-            texts.append(obs if type(obs) is str else observation_text(obs))
-    return "\n".join(texts)
+    return "\n".join(
+        [
+            obs if type(obs) is str else observation_text(obs)
+            for obs in [step.observation for step in run.steps]
+            if obs is not None
+        ]
+    )
 
 
 def observation_text(observation: Any) -> str:
