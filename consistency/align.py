@@ -77,44 +77,48 @@ def _pair_middle(
         return [(-1, j) for j in range(n)]
     if n == 0:
         return [(i, -1) for i in range(m)]
-    width = n + 1
-    score = [0.0] * ((m + 1) * width)
-    move = bytearray((m + 1) * width)
+    # Row by row: `prev` holds the scores of the row above, `moves[i][j]` how cell (i, j) is
+    # reached. The substitution scores of a row are computed in one pass before the recurrence.
     seq_gap = [TEXT_GAP if t else GAP for t in seq_text]
-    for j in range(1, n + 1):
-        score[j] = score[j - 1] + seq_gap[j - 1]
-        move[j] = _LEFT
-    for i in range(1, m + 1):
-        row = i * width
-        prev = row - width
-        col_text = ptext[i - 1]
+    prev = [0.0]
+    for gap in seq_gap:
+        prev.append(prev[-1] + gap)
+    moves: list[list[int]] = [[_LEFT] * (n + 1)]
+    for i in range(m):
+        col_text = ptext[i]
         col_gap = TEXT_GAP if col_text else GAP
-        score[row] = score[prev] + col_gap
-        move[row] = _UP
-        col_sigs = psigs[i - 1]
-        col_tools = ptools[i - 1]
-        for j in range(1, n + 1):
-            s = seq[j - 1]
-            if s in col_sigs:
-                sub = TEXT_MATCH if seq_text[j - 1] else MATCH
-            elif seq_tools[j - 1] in col_tools:
-                sub = TEXT_SAME_TOOL if seq_text[j - 1] and col_text else SAME_TOOL
-            else:
-                sub = MISMATCH
-            best = score[prev + j - 1] + sub
+        col_sigs = psigs[i]
+        col_tools = ptools[i]
+        subs = [
+            (TEXT_MATCH if text else MATCH)
+            if s in col_sigs
+            else (
+                (TEXT_SAME_TOOL if text and col_text else SAME_TOOL) if t in col_tools else MISMATCH
+            )
+            for s, t, text in zip(seq, seq_tools, seq_text, strict=True)
+        ]
+        left = prev[0] + col_gap
+        row = [left]
+        how_row = [_UP]
+        # `prev` has one cell more than the others (column 0): the last one is never a diagonal.
+        for diag, above, sub, gap in zip(prev, prev[1:], subs, seq_gap, strict=False):
+            best = diag + sub
             how = _DIAG
-            up = score[prev + j] + col_gap
+            up = above + col_gap
             if up > best:
                 best, how = up, _UP
-            left = score[row + j - 1] + seq_gap[j - 1]
-            if left > best:
-                best, how = left, _LEFT
-            score[row + j] = best
-            move[row + j] = how
+            side = left + gap
+            if side > best:
+                best, how = side, _LEFT
+            row.append(best)
+            how_row.append(how)
+            left = best
+        prev = row
+        moves.append(how_row)
     pairs: list[tuple[int, int]] = []
     i, j = m, n
     while i > 0 or j > 0:
-        how = move[i * width + j]
+        how = moves[i][j]
         if i > 0 and j > 0 and how == _DIAG:
             pairs.append((i - 1, j - 1))
             i -= 1
@@ -186,6 +190,14 @@ def align_runs(
     members: list[list[int]] = [list(range(len(distinct[0])))]
     for seq in distinct[1:]:
         pairs = _pair_with_profile(profile, seq, sig_tools, sig_text)
+        if len(pairs) == len(seq) == len(profile.sigs) and all(c == p for c, p in pairs):
+            # Step k against column k throughout (a substituted action): no column moves.
+            for col_sigs, col_tools, s in zip(profile.sigs, profile.tools, seq, strict=True):
+                col_sigs.add(s)
+                col_tools.add(sig_tools[s])
+            profile.text = [t and sig_text[s] for t, s in zip(profile.text, seq, strict=True)]
+            members.append(list(range(len(seq))))
+            continue
         remap = [0] * len(profile.sigs)
         own: list[int] = []
         sigs: list[set[int]] = []
@@ -212,12 +224,18 @@ def align_runs(
 
     n_columns = len(profile.sigs)
     columns: list[list[int]] = [[] for _ in range(n_runs)]
-    matrix = np.full((n_runs, n_columns), -1, dtype=np.int64)
-    for seq, cols in zip(distinct, members, strict=True):
+    # One row per distinct sequence, then one per run (runs of a sequence share its row).
+    rows: list[list[int]] = []
+    owner = [0] * n_runs
+    for d, (seq, cols) in enumerate(zip(distinct, members, strict=True)):
+        row = [-1] * n_columns
+        for col, sig in zip(cols, seq, strict=True):
+            row[col] = sig
+        rows.append(row)
         for r in groups[seq]:
             columns[r] = cols
-            if cols:
-                matrix[r, cols] = seq
+            owner[r] = d
+    matrix = np.array(rows, dtype=np.int64).reshape(len(rows), n_columns)[owner]
     return Alignment(n_columns, columns, matrix)
 
 
