@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import pickle
+import queue
 import threading
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal
@@ -158,13 +160,28 @@ def _claim(counter: Any) -> int:
 
 
 def _worker(conn: Any, counter: Any, chunks: list[tuple[int, int]]) -> None:
-    """Forked child: analyse chunks until none is left, sending each result as it is done."""
+    """Forked child: analyse chunks until none is left, sending each result as it is done.
+
+    A thread of its own does the sending: a result is bigger than the pipe holds, and the
+    parent reads it only when its own thread gets a turn, so a send can wait a while.
+    """
+    outbox: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+
+    def send() -> None:
+        while (data := outbox.get()) is not None:
+            conn.send_bytes(data)
+
+    sender = threading.Thread(target=send, daemon=True)
+    sender.start()
     try:
         while (index := _claim(counter)) < len(chunks):
-            conn.send((index, _work_chunk(chunks[index])))
+            part = _work_chunk(chunks[index])
+            outbox.put(pickle.dumps((index, part), protocol=pickle.HIGHEST_PROTOCOL))
     except BaseException:  # noqa: BLE001 - the parent redoes unsent chunks and raises there
         pass
     finally:
+        outbox.put(None)
+        sender.join()
         conn.close()
 
 
@@ -172,7 +189,7 @@ def _receive(conn: Any, parts: list[list[TaskAnalysis] | None]) -> None:
     """Parent thread: store a child's results as they arrive (so the child never waits)."""
     try:
         while True:
-            index, part = conn.recv()
+            index, part = pickle.loads(conn.recv_bytes())
             parts[index] = part
     except (EOFError, OSError):
         pass
