@@ -137,6 +137,8 @@ class _Interner:
     def __init__(self, text_tools: frozenset[str], is_read: Callable[[str], bool]):
         self.ids: dict[tuple[str, str, tuple[int, ...]], int] = {}
         self.tools: dict[str, int] = {}
+        self.tool_kinds: dict[str, tuple[int, bool, bool]] = {}
+        """Tool -> (tool id, is a text tool, is a read): what every new signature records."""
         self.sig_tools: list[int] = []
         self.sig_is_text: list[bool] = []
         self.sig_is_read: list[bool] = []
@@ -148,9 +150,16 @@ class _Interner:
         sid = self.ids.get(sig)
         if sid is None:
             sid = self.ids[sig] = len(self.ids)
-            self.sig_tools.append(self.tools.setdefault(tool, len(self.tools)))
-            self.sig_is_text.append(tool in self.text_tools)
-            self.sig_is_read.append(self.is_read(tool))
+            kinds = self.tool_kinds.get(tool)
+            if kinds is None:
+                kinds = self.tool_kinds[tool] = (
+                    self.tools.setdefault(tool, len(self.tools)),
+                    tool in self.text_tools,
+                    self.is_read(tool),
+                )
+            self.sig_tools.append(kinds[0])
+            self.sig_is_text.append(kinds[1])
+            self.sig_is_read.append(kinds[2])
         return sid
 
 
@@ -181,6 +190,11 @@ class _Normaliser:
         if hit is None:
             hit = self.cache[raw] = self._make(tool, args)
         return hit
+
+    def add(self, raw: tuple[str, str], tool: str, args: dict[str, Any]) -> StepTemplate:
+        """Make and cache the template of a step not seen yet; `raw` is its `(tool, repr(args))`."""
+        made = self.cache[raw] = self._make(tool, args)
+        return made
 
     def _make(self, tool: str, args: dict[str, Any]) -> StepTemplate:
         texts: list[str] = []
@@ -386,14 +400,15 @@ class Canonicaliser:
     def templates(self, runs: Sequence[Trajectory]) -> list[list[StepTemplate]]:
         """The cached normalised form of every step of every run."""
         cache = self.normaliser.cache
-        make = self.normaliser.template
+        add = self.normaliser.add
         out = []
         for run in runs:
             row = []
             for step in run.steps:
                 action = step.action
-                hit = cache.get((action.tool, repr(action.args)))
-                row.append(hit if hit is not None else make(action.tool, action.args))
+                raw = (action.tool, repr(action.args))
+                hit = cache.get(raw)
+                row.append(hit if hit is not None else add(raw, action.tool, action.args))
             out.append(row)
         return out
 
@@ -434,7 +449,7 @@ class Canonicaliser:
                 if masked and t.ids:
                     for value in masked.intersection(t.ids):
                         key = key.replace(repr(value), _RUN_ID_MARK)
-                sigs[k] = intern(t.tool, key, tuple(clusters[x] for x in t.texts))
+                sigs[k] = intern(t.tool, key, tuple([clusters[x] for x in t.texts]))
             out.append(sigs)
         orders = [list(range(len(sigs))) for sigs in out]
         if self._read_only is not None:
