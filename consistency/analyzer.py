@@ -215,14 +215,15 @@ def analyze_runs(
     Returns:
         One TaskAnalysis per task, in order of the tasks' first appearance.
     """
-    groups = group_runs(trajs)
-    if not groups:
-        return []
-    # The analysis makes many small objects and no reference cycles; with the cyclic collector
-    # on, every collection would walk the whole set of loaded runs (quadratic on big inputs).
+    # The analysis (grouping included) makes many small objects and no reference cycles; with
+    # the cyclic collector on, every collection would walk the whole set of loaded runs
+    # (quadratic on big inputs).
     was_enabled = gc.isenabled()
     gc.disable()
     try:
+        groups = group_runs(trajs)
+        if not groups:
+            return []
         return _analyze_groups(groups, embedder, config, workers)
     finally:
         if was_enabled:
@@ -257,7 +258,7 @@ def _analyze_groups(
     # thread while the parent works. A chunk a child took but never sent is redone here.
     _WORK.update(items=items, canon=canonicaliser)
     context = multiprocessing.get_context("fork")
-    size = max(1, -(-len(items) // (workers * 16)))
+    size = max(1, -(-len(items) // (workers * 64)))
     chunks = [(i, min(i + size, len(items))) for i in range(0, len(items), size)]
     parts: list[list[TaskAnalysis] | None] = [None] * len(chunks)
     counter = context.Value("q", 0)
