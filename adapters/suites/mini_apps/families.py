@@ -71,6 +71,15 @@ def _base_state(rng: random.Random, pools: Pools, distractors: int = 3) -> dict[
     return {"profile": profile, "contacts": others}
 
 
+def _address_decision(target: dict[str, Any]) -> dict[str, Any]:
+    """The decision point of a work-vs-personal address family: one contact, two addresses."""
+    return {
+        "calls": [{"tool": "search_contacts", "args": {"query": target["name"]}}],
+        "fields": ["work_email", "personal_email"],
+        "match": {"name": target["name"]},
+    }
+
+
 def _shuffled(rng: random.Random, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = list(records)
     rng.shuffle(out)
@@ -91,11 +100,7 @@ def email_work_address(rng: random.Random, pools: Pools) -> Instance:
         },
         state=state,
         expected=[{"kind": "email", "to": target["work_email"]}],
-        decision={
-            "calls": [{"tool": "search_contacts", "args": {"query": target["name"]}}],
-            "fields": ["work_email", "personal_email"],
-            "match": {"name": target["name"]},
-        },
+        decision=_address_decision(target),
     )
 
 
@@ -305,11 +310,7 @@ def invite_work_address(rng: random.Random, pools: Pools) -> Instance:
         },
         state=state,
         expected=[expected],
-        decision={
-            "calls": [{"tool": "search_contacts", "args": {"query": target["name"]}}],
-            "fields": ["work_email", "personal_email"],
-            "match": {"name": target["name"]},
-        },
+        decision=_address_decision(target),
     )
 
 
