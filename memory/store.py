@@ -119,9 +119,12 @@ class GuidelineMemory:
             conn = sqlite3.connect(
                 self.path, timeout=self.lock_timeout, isolation_level=None, check_same_thread=False
             )
-            conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
+            # Switching to WAL needs the database to itself and SQLite answers "database is
+            # locked" at once, without waiting, when another process is creating the store at
+            # the same moment: do it under the file lock, like the schema.
             with self._flock():
+                conn.execute("PRAGMA journal_mode=WAL")
                 conn.executescript(_SCHEMA)
                 conn.execute(
                     "INSERT OR IGNORE INTO meta VALUES ('schema_version', ?), ('store_uuid', ?)",
