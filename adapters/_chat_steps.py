@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from consistency.trajectory import RESPOND_TOOL
+from oncourse.consistency.trajectory import RESPOND_TOOL
 
 
 class RecordError(ValueError):

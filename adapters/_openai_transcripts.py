@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adapters._chat_steps import RecordError, final_reply, messages_to_steps
+from oncourse.adapters._chat_steps import RecordError, final_reply, messages_to_steps
 
 FORMAT = "openai"
 MESSAGE_KEYS = ("messages", "transcript")

@@ -13,10 +13,9 @@ import threading
 from pathlib import Path
 from typing import IO, Any
 
+from oncourse.consistency.errors import InputError
+from oncourse.consistency.trajectory import Trajectory
 from pydantic import ValidationError
-
-from consistency.errors import InputError
-from consistency.trajectory import Trajectory
 
 try:  # POSIX advisory lock: two runners must not append to one file
     import fcntl

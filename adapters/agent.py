@@ -15,12 +15,19 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from adapters.models import describe_model
-from adapters.suites.base import Environment, StepResult, Task
-from consistency._version import __version__
-from consistency.chat import AssistantMessage, ChatModel, Message, ModelSettings, ToolCall
-from consistency.errors import ConfigError, ModelCallError
-from consistency.trajectory import RESPOND_TOOL, Action, RunError, RunMeta, Step, Trajectory
+from oncourse.adapters.models import describe_model
+from oncourse.adapters.suites.base import Environment, StepResult, Task
+from oncourse.consistency._version import __version__
+from oncourse.consistency.chat import AssistantMessage, ChatModel, Message, ModelSettings, ToolCall
+from oncourse.consistency.errors import ConfigError, ModelCallError
+from oncourse.consistency.trajectory import (
+    RESPOND_TOOL,
+    Action,
+    RunError,
+    RunMeta,
+    Step,
+    Trajectory,
+)
 
 MemoryHook = Callable[[str, list[str]], tuple[str, list[str]]]
 """`(task_text, tool_names) -> (extra_system_text, guideline_ids)`, run before the first call."""

@@ -43,18 +43,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
-
-from consistency._version import __version__
-from consistency.compare import (
+from oncourse.consistency._version import __version__
+from oncourse.consistency.compare import (
     ArmSummary,
     LiftInterval,
     all_runs_passed,
     compare_arms,
 )
-from consistency.errors import InputError
-from consistency.stats import group_by_task
-from consistency.trajectory import Trajectory
+from oncourse.consistency.errors import InputError
+from oncourse.consistency.stats import group_by_task
+from oncourse.consistency.trajectory import Trajectory
+from pydantic import BaseModel, Field
 
 DEFAULT_SPLITS = ("train", "heldout", "heldout-novel")
 
@@ -142,7 +141,7 @@ def resolve_suite(suite: Any) -> Any:
     """A Suite from a built-in name or a directory; a Suite object is returned as is."""
     if not isinstance(suite, str | Path):
         return suite
-    from adapters.suites import load_suite
+    from oncourse.adapters.suites import load_suite
 
     return load_suite(suite)
 
@@ -151,7 +150,7 @@ def memory_fingerprint(memory_path: str | Path | None) -> tuple[str, int]:
     """(hash of the active guidelines' ids, status and text, how many are active)."""
     if memory_path is None or not Path(memory_path).exists():
         return "empty", 0
-    from memory.store import GuidelineMemory
+    from oncourse.memory.store import GuidelineMemory
 
     active = GuidelineMemory(memory_path).all(status="active")
     blob = "\n".join(f"{g.id}\t{g.text()}" for g in sorted(active, key=lambda g: g.id))
@@ -260,7 +259,7 @@ class ArmRunner:
 
 
 def _default_run_many() -> Callable[..., list[Trajectory]]:
-    from adapters.runner import run_many
+    from oncourse.adapters.runner import run_many
 
     return run_many
 
@@ -276,7 +275,7 @@ def _read_matching(
         return None
     if any(stored.get(k) != v for k, v in prov.items()):
         return None
-    from adapters.importers import read_jsonl_trajectories
+    from oncourse.adapters.importers import read_jsonl_trajectories
 
     return list(read_jsonl_trajectories(runs_path))
 
@@ -314,12 +313,12 @@ def block_token_counter(memory_path: str | Path | None) -> TokenCounts:
     The block is re-rendered from the stored guidelines (header included) and counted with the
     injector's tokenizer, so the figure is what the model was sent; cached per id list.
     """
-    from memory.embedding import count_tokens
-    from memory.inject import HEADER, render_guideline
+    from oncourse.memory.embedding import count_tokens
+    from oncourse.memory.inject import HEADER, render_guideline
 
     guidelines: dict[str, Any] = {}
     if memory_path is not None and Path(memory_path).exists():
-        from memory.store import GuidelineMemory
+        from oncourse.memory.store import GuidelineMemory
 
         guidelines = {g.id: g for g in GuidelineMemory(memory_path).all()}
     cache: dict[tuple[str, ...], int] = {}
@@ -460,11 +459,11 @@ def write_eval_report(
     name: str = "report.html",
 ) -> Path:
     """Write the HTML report of an eval (memory-arm runs, lift per split, guidelines)."""
-    from adapters.html_report import write_report
+    from oncourse.adapters.html_report import write_report
 
     guidelines: list[Any] = []
     if memory_path is not None and Path(memory_path).exists():
-        from memory.store import GuidelineMemory
+        from oncourse.memory.store import GuidelineMemory
 
         guidelines = list(GuidelineMemory(memory_path).all())
     splits = {}

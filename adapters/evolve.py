@@ -31,13 +31,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from oncourse.adapters.evaluation import ArmRunner, _now, model_label, resolve_suite, suite_label
+from oncourse.consistency.compare import ArmSummary, arm_summary, compare_arms
+from oncourse.consistency.errors import InputError, MemoryStoreError
+from oncourse.consistency.guidelines import Guideline, GuidelineGenerator
+from oncourse.consistency.trajectory import Trajectory
 from pydantic import BaseModel, Field
-
-from adapters.evaluation import ArmRunner, _now, model_label, resolve_suite, suite_label
-from consistency.compare import ArmSummary, arm_summary, compare_arms
-from consistency.errors import InputError, MemoryStoreError
-from consistency.guidelines import Guideline, GuidelineGenerator
-from consistency.trajectory import Trajectory
 
 STATE_FILE = "evolve-state.json"
 
@@ -108,10 +107,10 @@ def _phase(label: str, total: int, progress: bool) -> Any:
 def _make_generator(generator: str | GuidelineGenerator, model: Any) -> GuidelineGenerator:
     if not isinstance(generator, str):
         return generator
-    from consistency.generators import make_generator
+    from oncourse.consistency.generators import make_generator
 
     if generator == "llm":
-        from adapters.models import get_model
+        from oncourse.adapters.models import get_model
 
         return make_generator("llm", model=get_model(model) if isinstance(model, str) else model)
     return make_generator(generator)
@@ -138,7 +137,7 @@ class Evolver:
         progress: bool = True,
         run_many: Callable[..., list[Trajectory]] | None = None,
     ):
-        from memory.store import GuidelineMemory
+        from oncourse.memory.store import GuidelineMemory
 
         if n < 1:
             raise InputError(f"--n must be a positive number of runs per task, got {n}")
@@ -237,8 +236,8 @@ class Evolver:
 
     def learn(self, baseline: list[Trajectory]) -> None:
         """Phases 2-4: analyze the baseline, generate guidelines, screen and store them."""
-        from consistency.analyzer import analyze_runs
-        from memory.screen import screen
+        from oncourse.consistency.analyzer import analyze_runs
+        from oncourse.memory.screen import screen
 
         analyses = analyze_runs(baseline)
         divergent = [a for a in analyses if a.divergence is not None]
@@ -277,7 +276,7 @@ class Evolver:
 
     def retrieved_for(self, guideline: Guideline, scratch: Path) -> list[str]:
         """Train tasks into which `guideline` would be injected next to the active ones."""
-        from memory.inject import inject
+        from oncourse.memory.inject import inject
 
         return [
             task.task_id
@@ -321,7 +320,7 @@ class Evolver:
         if not tasks:
             verdict.reason = "retrieved for no train task; left proposed"
             return verdict
-        from adapters.evaluation import memory_fingerprint
+        from oncourse.adapters.evaluation import memory_fingerprint
 
         key, _ = memory_fingerprint(scratch)
         arm = f"validate-{guideline.id}"
@@ -401,7 +400,7 @@ class Evolver:
 
 def _scratch_memory(memory: Any, guideline: Guideline, path: Path) -> Any:
     """A store holding the active guidelines plus `guideline` (as active), for one validation."""
-    from memory.store import GuidelineMemory
+    from oncourse.memory.store import GuidelineMemory
 
     scratch = GuidelineMemory(path, embedder=memory.embedder)
     if path.exists() and guideline.id in scratch:

@@ -15,9 +15,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from consistency._version import __version__
-from consistency.stats import group_by_task, pass_hat_k, wilson_interval
-from consistency.trajectory import Trajectory
+from oncourse.consistency._version import __version__
+from oncourse.consistency.stats import group_by_task, pass_hat_k, wilson_interval
+from oncourse.consistency.trajectory import Trajectory
 
 _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px;color:#1d2330;
@@ -379,7 +379,7 @@ def write_runs_report(
     path: str | Path, trajs: Sequence[Trajectory], sources: Sequence[str] = ()
 ) -> Path:
     """The report of recorded runs (`oncourse report --html`): tasks, divergences, provenance."""
-    from consistency.analyzer import analyze_runs
+    from oncourse.consistency.analyzer import analyze_runs
 
     return write_report(
         path,

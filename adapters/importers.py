@@ -14,12 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from oncourse.adapters import _openai_transcripts, _tau_bench
+from oncourse.adapters._chat_steps import RecordError
+from oncourse.consistency.errors import ConfigError, InputError
+from oncourse.consistency.trajectory import Trajectory
 from pydantic import ValidationError
-
-from adapters import _openai_transcripts, _tau_bench
-from adapters._chat_steps import RecordError
-from consistency.errors import ConfigError, InputError
-from consistency.trajectory import Trajectory
 
 ONCOURSE = "oncourse"
 FORMATS = (ONCOURSE, _tau_bench.FORMAT, _openai_transcripts.FORMAT)
@@ -309,7 +308,7 @@ def example_path() -> Path:
     try:
         from importlib.resources import files
 
-        candidate = Path(str(files("oncourse_data") / "examples" / EXAMPLE_FILE))
+        candidate = Path(str(files("oncourse.data") / "examples" / EXAMPLE_FILE))
         if candidate.is_file():
             return candidate
     except (ModuleNotFoundError, TypeError):

@@ -1,6 +1,6 @@
 """Record runs of your own agent loop in the oncourse trajectory format.
 
-    from adapters.recorder import record
+    from oncourse.adapters.recorder import record
 
     with record("refund-042", task_text, out="runs.jsonl", meta={"model": "gpt-4.1"}) as run:
         for call in my_agent(task_text):
@@ -22,9 +22,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from adapters.agent import MemoryHook
-from consistency._version import __version__
-from consistency.trajectory import RunError, RunMeta, Step, Trajectory
+from oncourse.adapters.agent import MemoryHook
+from oncourse.consistency._version import __version__
+from oncourse.consistency.trajectory import RunError, RunMeta, Step, Trajectory
 
 _APPEND_LOCK = threading.Lock()
 

@@ -18,14 +18,19 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from adapters._runlog import RunLog, read_run_log
-from adapters.agent import DEFAULT_SYSTEM_PROMPT, MemoryHook, effective_temperature, run_agent
-from adapters.models import describe_model, get_model
-from adapters.suites.base import Suite, Task
-from consistency._version import __version__
-from consistency.chat import ChatModel, ModelSettings
-from consistency.errors import ConfigError, InputError
-from consistency.trajectory import RunError, RunMeta, Trajectory
+from oncourse.adapters._runlog import RunLog, read_run_log
+from oncourse.adapters.agent import (
+    DEFAULT_SYSTEM_PROMPT,
+    MemoryHook,
+    effective_temperature,
+    run_agent,
+)
+from oncourse.adapters.models import describe_model, get_model
+from oncourse.adapters.suites.base import Suite, Task
+from oncourse.consistency._version import __version__
+from oncourse.consistency.chat import ChatModel, ModelSettings
+from oncourse.consistency.errors import ConfigError, InputError
+from oncourse.consistency.trajectory import RunError, RunMeta, Trajectory
 
 
 def run_id_for(task_id: str, index: int) -> str:
@@ -68,8 +73,8 @@ def _memory_hook(memory_path: str | Path | None) -> MemoryHook | None:
         return None
     if not Path(memory_path).exists():
         raise InputError("no guideline memory here", path=str(memory_path))
-    from memory.inject import memory_hook
-    from memory.store import GuidelineMemory
+    from oncourse.memory.inject import memory_hook
+    from oncourse.memory.store import GuidelineMemory
 
     hook: MemoryHook = memory_hook(GuidelineMemory(memory_path))  # type: ignore[assignment]
     return hook
@@ -236,7 +241,7 @@ def run_many(
     if not isinstance(suite, str | Path):
         loaded: Suite = suite
     else:
-        from adapters.suites import load_suite
+        from oncourse.adapters.suites import load_suite
 
         loaded = load_suite(suite)
     tasks = _select_tasks(loaded, split, task_ids)

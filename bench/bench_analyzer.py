@@ -32,9 +32,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import scipy.stats  # noqa: E402, F401  (imported before timing: a one-off process cost)
-
-from consistency.analyzer import analyze_runs  # noqa: E402
-from consistency.trajectory import Action, Step, Trajectory  # noqa: E402
+from oncourse.consistency.analyzer import analyze_runs  # noqa: E402
+from oncourse.consistency.trajectory import Action, Step, Trajectory  # noqa: E402
 
 READS = ["get_order", "get_user", "search_items", "list_payments", "get_inventory"]
 WRITES = ["update_order", "cancel_order", "refund_payment", "book_item", "set_address"]

@@ -29,8 +29,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from adapters.models import get_model  # noqa: E402
-from adapters.runner import run_many  # noqa: E402
+from oncourse.adapters.models import get_model  # noqa: E402
+from oncourse.adapters.runner import run_many  # noqa: E402
 
 
 class TimedModel:
@@ -93,7 +93,8 @@ def demo_time() -> float:
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()
         subprocess.run(
-            [sys.executable, "-m", "adapters.cli", "demo", "--out", str(Path(tmp) / "demo")],
+            [sys.executable, "-m", "oncourse.adapters.cli", "demo",
+             "--out", str(Path(tmp) / "demo")],
             cwd=REPO,
             check=True,
             stdout=subprocess.DEVNULL,

@@ -38,9 +38,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from consistency.guidelines import Guideline, GuidelineProvenance, GuidelineScope  # noqa: E402
-from memory.embedding import MiniLMEmbedder  # noqa: E402
-from memory.store import GuidelineMemory  # noqa: E402
+from oncourse.consistency.guidelines import Guideline, GuidelineProvenance, GuidelineScope  # noqa: E402
+from oncourse.memory.embedding import MiniLMEmbedder  # noqa: E402
+from oncourse.memory.store import GuidelineMemory  # noqa: E402
 
 DOMAINS = {
     "airline": ("get_reservation_details", "update_reservation_flights", "reservation", "flight"),
@@ -248,8 +248,7 @@ def main() -> None:
     # Recall@5 of the store's HNSW index against exact search over the store's own rows, for
     # the perturbed queries and for real MiniLM sentences that are not in the store.
     import faiss
-
-    from memory._index import rows_above
+    from oncourse.memory._index import rows_above
 
     ids_all, vecs_all = rows_above(store._connect(), 0)
     exact_index = faiss.IndexIDMap2(faiss.IndexFlatIP(vecs_all.shape[1]))

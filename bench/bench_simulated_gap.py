@@ -22,9 +22,9 @@ from collections import defaultdict
 from math import comb
 from typing import Any
 
-from adapters.agent import run_agent
-from adapters.models.simulated import SimulatedModel
-from adapters.suites import load_suite
+from oncourse.adapters.agent import run_agent
+from oncourse.adapters.models.simulated import SimulatedModel
+from oncourse.adapters.suites import load_suite
 
 
 def _run_split(
@@ -88,8 +88,8 @@ def main() -> None:
     seeds = max(args.n, args.seeds)
     arms: dict[str, Any] = {"baseline": None}
     if args.memory:
-        from memory.inject import memory_hook
-        from memory.store import GuidelineMemory
+        from oncourse.memory.inject import memory_hook
+        from oncourse.memory.store import GuidelineMemory
 
         arms["memory"] = memory_hook(GuidelineMemory(args.memory), record=False)
     report: dict[str, Any] = {

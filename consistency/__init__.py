@@ -3,8 +3,8 @@
 No network and no disk beyond reading trajectories happens in this package.
 """
 
-from consistency._version import __version__
-from consistency.analyzer import (
+from oncourse.consistency._version import __version__
+from oncourse.consistency.analyzer import (
     Branch,
     Divergence,
     Fork,
@@ -13,8 +13,8 @@ from consistency.analyzer import (
     TaskAnalysis,
     analyze_runs,
 )
-from consistency.canonical import CanonicalConfig
-from consistency.errors import (
+from oncourse.consistency.canonical import CanonicalConfig
+from oncourse.consistency.errors import (
     ConfigError,
     InputError,
     MemoryStoreError,
@@ -22,19 +22,19 @@ from consistency.errors import (
     OncourseError,
     StatsError,
 )
-from consistency.generators import (
+from oncourse.consistency.generators import (
     GENERATORS,
     ContrastiveGuidelineGenerator,
     LLMGuidelineGenerator,
     make_generator,
 )
-from consistency.guidelines import (
+from oncourse.consistency.guidelines import (
     Guideline,
     GuidelineGenerator,
     GuidelineProvenance,
     GuidelineScope,
 )
-from consistency.stats import (
+from oncourse.consistency.stats import (
     bootstrap_mean_interval,
     group_by_task,
     pass_at_k,
@@ -42,7 +42,7 @@ from consistency.stats import (
     reliability_report,
     wilson_interval,
 )
-from consistency.trajectory import (
+from oncourse.consistency.trajectory import (
     RESPOND_TOOL,
     SCHEMA_VERSION,
     Action,

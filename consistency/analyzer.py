@@ -23,11 +23,14 @@ import threading
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
-
-from consistency.align import Alignment, align_runs
-from consistency.canonical import CanonicalConfig, Canonicaliser, CanonicalTask, StepTemplate
-from consistency.forks import (
+from oncourse.consistency.align import Alignment, align_runs
+from oncourse.consistency.canonical import (
+    CanonicalConfig,
+    Canonicaliser,
+    CanonicalTask,
+    StepTemplate,
+)
+from oncourse.consistency.forks import (
     Branch,
     Divergence,
     Fork,
@@ -39,8 +42,9 @@ from consistency.forks import (
     choose_divergence,
     raw_forks,
 )
-from consistency.text import LexicalEmbedder, TextEmbedder
-from consistency.trajectory import Trajectory
+from oncourse.consistency.text import LexicalEmbedder, TextEmbedder
+from oncourse.consistency.trajectory import Trajectory
+from pydantic import BaseModel, Field
 
 TaskStatus = Literal["consistent_pass", "fragile", "divergent", "mixed_no_fork", "consistent_fail"]
 

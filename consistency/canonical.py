@@ -22,10 +22,9 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
+from oncourse.consistency.text import LexicalEmbedder, TextEmbedder
+from oncourse.consistency.trajectory import RESPOND_TOOL, Trajectory
 from pydantic import BaseModel, ConfigDict, Field
-
-from consistency.text import LexicalEmbedder, TextEmbedder
-from consistency.trajectory import RESPOND_TOOL, Trajectory
 
 DEFAULT_VOLATILE_PATTERNS: dict[str, str] = {
     "uuid": r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}",

@@ -11,17 +11,16 @@ import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
-from pydantic import BaseModel, Field
-from scipy.stats import binomtest
-
-from consistency.errors import StatsError
-from consistency.stats import (
+from oncourse.consistency.errors import StatsError
+from oncourse.consistency.stats import (
     bootstrap_mean_interval,
     group_by_task,
     pass_hat_k,
     wilson_interval,
 )
-from consistency.trajectory import Trajectory
+from oncourse.consistency.trajectory import Trajectory
+from pydantic import BaseModel, Field
+from scipy.stats import binomtest
 
 
 class McNemarResult(BaseModel):

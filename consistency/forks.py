@@ -29,11 +29,10 @@ from functools import lru_cache
 from typing import Any, Literal
 
 import numpy as np
+from oncourse.consistency.align import Alignment
+from oncourse.consistency.canonical import CanonicalTask, observation_text
+from oncourse.consistency.trajectory import Action, Trajectory
 from pydantic import BaseModel, Field
-
-from consistency.align import Alignment
-from consistency.canonical import CanonicalTask, observation_text
-from consistency.trajectory import Action, Trajectory
 
 NO_STEP = "(no step)"
 """Tool name of the branch of runs that have no step at a fork's column."""

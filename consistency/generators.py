@@ -19,9 +19,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pydantic import BaseModel, Field, ValidationError
-
-from consistency._roles import (
+from oncourse.consistency._roles import (
     leaves,
     parse_observation,
     quoted_values,
@@ -30,15 +28,16 @@ from consistency._roles import (
     task_gist,
     value_role,
 )
-from consistency.chat import ChatModel, Message, ModelSettings
-from consistency.errors import ConfigError, ModelCallError
-from consistency.guidelines import (
+from oncourse.consistency.chat import ChatModel, Message, ModelSettings
+from oncourse.consistency.errors import ConfigError, ModelCallError
+from oncourse.consistency.guidelines import (
     Guideline,
     GuidelineGenerator,
     GuidelineProvenance,
     GuidelineScope,
 )
-from consistency.trajectory import RESPOND_TOOL, Action
+from oncourse.consistency.trajectory import RESPOND_TOOL, Action
+from pydantic import BaseModel, Field, ValidationError
 
 NO_STEP = "(no step)"  # the analyzer's tool name for "this run had no step here"
 _NOT_TOOLS = {RESPOND_TOOL, NO_STEP}

@@ -137,7 +137,7 @@ def retrieval_query(task_text: str) -> str:
     replaced by `[name]`, `[id]`, ...), so abstracting the query too makes two tasks of the same
     kind match on what is asked rather than on whom or how much it concerns.
     """
-    from consistency._roles import task_gist
+    from oncourse.consistency._roles import task_gist
 
     gist = task_gist(task_text)
     return gist if gist.strip() else task_text

@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from consistency.errors import StatsError
-from consistency.stats import group_by_task, wilson_interval
-from consistency.trajectory import Trajectory
+from oncourse.consistency.errors import StatsError
+from oncourse.consistency.stats import group_by_task, wilson_interval
+from oncourse.consistency.trajectory import Trajectory
 
 
 def _check_rate(flip_rate: float, confidence: float) -> None:

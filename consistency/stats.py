@@ -15,9 +15,8 @@ from itertools import combinations
 from typing import Any
 
 import numpy as np
-
-from consistency.errors import StatsError
-from consistency.trajectory import RESPOND_TOOL, Action, Trajectory
+from oncourse.consistency.errors import StatsError
+from oncourse.consistency.trajectory import RESPOND_TOOL, Action, Trajectory
 
 PATH_SEPARATOR = " > "
 

@@ -1,4 +1,4 @@
-"""Built-in suites shipped with oncourse; installed as the package `oncourse_data`."""
+"""Built-in suites shipped with oncourse; installed as the package `oncourse.data`."""
 
 from pathlib import Path
 

@@ -1,9 +1,9 @@
 """Episodic guideline memory: the store, retrieval by meaning, and prompt injection."""
 
-from memory.embedding import MiniLMEmbedder
-from memory.inject import Injection, inject, memory_hook
-from memory.screen import ScreenResult, screen, screen_text
-from memory.store import GuidelineMemory, ImportReport, SearchHit
+from oncourse.memory.embedding import MiniLMEmbedder
+from oncourse.memory.inject import Injection, inject, memory_hook
+from oncourse.memory.screen import ScreenResult, screen, screen_text
+from oncourse.memory.store import GuidelineMemory, ImportReport, SearchHit
 
 __all__ = [
     "GuidelineMemory",

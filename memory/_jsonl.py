@@ -8,11 +8,10 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
+from oncourse.consistency.errors import InputError
+from oncourse.consistency.guidelines import Guideline
+from oncourse.memory.screen import screen
 from pydantic import ValidationError
-
-from consistency.errors import InputError
-from consistency.guidelines import Guideline
-from memory.screen import screen
 
 
 def write_guidelines(path: str | Path, guidelines: Iterable[Guideline]) -> int:

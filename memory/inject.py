@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
+from oncourse.consistency.guidelines import Guideline, retrieval_query
+from oncourse.memory.store import GuidelineMemory, SearchHit
 from pydantic import BaseModel, Field
-
-from consistency.guidelines import Guideline, retrieval_query
-from memory.store import GuidelineMemory, SearchHit
 
 DEFAULT_MIN_SIMILARITY = 0.35
 """Cosine (MiniLM) below which a guideline is not shown: paraphrases of a task score about
@@ -40,7 +39,7 @@ class Injection(BaseModel):
 
 
 def _default_counter(text: str) -> int:
-    from memory.embedding import count_tokens
+    from oncourse.memory.embedding import count_tokens
 
     return count_tokens(text)
 

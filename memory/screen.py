@@ -19,9 +19,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from oncourse.consistency.guidelines import Guideline
 from pydantic import BaseModel, Field
-
-from consistency.guidelines import Guideline
 
 _OVERRIDE = [
     r"\b(ignore|disregard|forget|override|bypass)\b[^.]{0,40}\b(instructions?|rules?|prompts?|"

@@ -23,14 +23,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from oncourse.consistency.errors import MemoryStoreError
+from oncourse.consistency.guidelines import GUIDELINE_STATUSES, Guideline, GuidelineStatus
+from oncourse.consistency.text import TextEmbedder
+from oncourse.memory._index import IndexCache, VectorIndex
+from oncourse.memory._jsonl import read_guidelines, write_guidelines
+from oncourse.memory.screen import screen
 from pydantic import BaseModel, Field, ValidationError
-
-from consistency.errors import MemoryStoreError
-from consistency.guidelines import GUIDELINE_STATUSES, Guideline, GuidelineStatus
-from consistency.text import TextEmbedder
-from memory._index import IndexCache, VectorIndex
-from memory._jsonl import read_guidelines, write_guidelines
-from memory.screen import screen
 
 SCHEMA_VERSION = "1"
 _MERGEABLE = ("proposed", "active")
@@ -106,7 +105,7 @@ class GuidelineMemory:
     def embedder(self) -> TextEmbedder:
         """The embedder in use (the MiniLM model is created on first need)."""
         if self._embedder is None:
-            from memory.embedding import MiniLMEmbedder
+            from oncourse.memory.embedding import MiniLMEmbedder
 
             self._embedder = MiniLMEmbedder()
         return self._embedder

@@ -9,10 +9,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from adapters.models.scripted import FunctionModel
-from adapters.suites.base import StepResult, Task
-from consistency.chat import AssistantMessage, Message, ModelSettings, ToolCall, ToolSpec
-from consistency.trajectory import RESPOND_TOOL, Action
+from oncourse.adapters.models.scripted import FunctionModel
+from oncourse.adapters.suites.base import StepResult, Task
+from oncourse.consistency.chat import AssistantMessage, Message, ModelSettings, ToolCall, ToolSpec
+from oncourse.consistency.trajectory import RESPOND_TOOL, Action
 
 CONTACTS = [
     {"name": "Ana Ruiz", "company": "Acme", "email": "ana@acme.test"},

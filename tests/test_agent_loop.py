@@ -8,12 +8,11 @@ from typing import Any
 
 import pytest
 from _tiny_suite import MailEnv, TinySuite, picky_agent
-
-from adapters.agent import run_agent
-from adapters.models.scripted import FunctionModel, ScriptedModel, final_answer, tool_call
-from consistency.chat import AssistantMessage, ModelSettings, ToolCall, Usage
-from consistency.errors import ConfigError, ModelCallError
-from consistency.trajectory import RESPOND_TOOL, Trajectory
+from oncourse.adapters.agent import run_agent
+from oncourse.adapters.models.scripted import FunctionModel, ScriptedModel, final_answer, tool_call
+from oncourse.consistency.chat import AssistantMessage, ModelSettings, ToolCall, Usage
+from oncourse.consistency.errors import ConfigError, ModelCallError
+from oncourse.consistency.trajectory import RESPOND_TOOL, Trajectory
 
 SUITE = TinySuite()
 ACME, GLOBEX, BO = SUITE.tasks("all")

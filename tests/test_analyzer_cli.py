@@ -8,11 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from oncourse.adapters.cli import app
+from oncourse.adapters.importers import write_trajectories
+from oncourse.consistency.trajectory import Action, Step, Trajectory
 from typer.testing import CliRunner
-
-from adapters.cli import app
-from adapters.importers import write_trajectories
-from consistency.trajectory import Action, Step, Trajectory
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO.parent / "shared" / "data" / "tau-bench-airline-gpt-4o-sample.json"
@@ -101,7 +100,7 @@ def test_task_filter_on_real_runs():
 )
 def test_bad_options_exit_2_with_one_line(tmp_path: Path, args: list[str], needle: str):
     proc = subprocess.run(
-        [sys.executable, "-m", "adapters.cli", "analyze", str(_runs(tmp_path)), *args],
+        [sys.executable, "-m", "oncourse.adapters.cli", "analyze", str(_runs(tmp_path)), *args],
         capture_output=True,
         text=True,
         cwd=REPO,

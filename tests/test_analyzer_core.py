@@ -6,12 +6,11 @@ import uuid
 from math import comb
 
 import pytest
-
-from consistency.align import align_runs
-from consistency.analyzer import TaskAnalysis, analyze_runs
-from consistency.canonical import CanonicalConfig, Canonicaliser
-from consistency.forks import NO_STEP, best_split, fisher_p
-from consistency.trajectory import Action, Step, Trajectory
+from oncourse.consistency.align import align_runs
+from oncourse.consistency.analyzer import TaskAnalysis, analyze_runs
+from oncourse.consistency.canonical import CanonicalConfig, Canonicaliser
+from oncourse.consistency.forks import NO_STEP, best_split, fisher_p
+from oncourse.consistency.trajectory import Action, Step, Trajectory
 
 Spec = tuple  # (tool, args) or (tool, args, observation)
 
@@ -337,7 +336,7 @@ def test_reworded_replies_with_lexical_fallback_match_when_wording_is_close():
 
 @pytest.mark.slow
 def test_reworded_replies_compared_by_meaning_with_minilm():
-    from memory.embedding import MiniLMEmbedder
+    from oncourse.memory.embedding import MiniLMEmbedder
 
     replies = [
         "I have cancelled your order and the refund is on its way.",

@@ -10,10 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from adapters.importers import load_trajectories
-from consistency.analyzer import TaskAnalysis, analyze_runs
-from consistency.forks import NO_STEP
+from oncourse.adapters.importers import load_trajectories
+from oncourse.consistency.analyzer import TaskAnalysis, analyze_runs
+from oncourse.consistency.forks import NO_STEP
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 SAMPLE = DATA / "tau-bench-airline-gpt-4o-sample.json"
@@ -44,7 +43,7 @@ def lexical() -> dict[str, TaskAnalysis]:
 
 @pytest.fixture(scope="module")
 def minilm() -> dict[str, TaskAnalysis]:
-    from memory.embedding import MiniLMEmbedder
+    from oncourse.memory.embedding import MiniLMEmbedder
 
     return _by_task(MiniLMEmbedder())
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-
-from consistency.compare import (
+from oncourse.consistency.compare import (
     all_runs_passed,
     arm_summary,
     compare_arms,
@@ -15,8 +14,8 @@ from consistency.compare import (
     mcnemar_exact,
     paired_lift,
 )
-from consistency.errors import StatsError
-from consistency.trajectory import Trajectory
+from oncourse.consistency.errors import StatsError
+from oncourse.consistency.trajectory import Trajectory
 
 
 def runs(task: str, outcomes: str) -> list[Trajectory]:

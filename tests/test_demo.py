@@ -15,7 +15,8 @@ REPO = Path(__file__).resolve().parents[1]
 @pytest.mark.slow
 def test_demo_runs_the_whole_loop_and_reuses_runs(tmp_path: Path):
     out = tmp_path / "demo"
-    cmd = [sys.executable, "-m", "adapters.cli", "demo", "--n", "2", "--out", str(out), "--json"]
+    cli = [sys.executable, "-m", "oncourse.adapters.cli"]
+    cmd = [*cli, "demo", "--n", "2", "--out", str(out), "--json"]
     first = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, timeout=600, check=False)
     assert first.returncode == 0, first.stderr[-2000:]
     demo = json.loads(first.stdout)

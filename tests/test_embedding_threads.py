@@ -10,8 +10,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-
-from memory.embedding import MiniLMEmbedder, count_tokens
+from oncourse.memory.embedding import MiniLMEmbedder, count_tokens
 
 
 @pytest.mark.slow

@@ -6,10 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-
-from adapters.evaluation import ArmRunner, evaluate_split
-from adapters.importers import write_trajectories
-from consistency.trajectory import RunMeta, Trajectory
+from oncourse.adapters.evaluation import ArmRunner, evaluate_split
+from oncourse.adapters.importers import write_trajectories
+from oncourse.consistency.trajectory import RunMeta, Trajectory
 
 
 def _runs(task: str, outcomes: str, injected: tuple[str, ...] = ()) -> list[Trajectory]:
@@ -120,13 +119,13 @@ def test_arm_runner_reuses_runs_whose_provenance_matches(tmp_path: Path):
 
 def test_eval_cli_on_a_world_with_a_known_answer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """A harmful guideline in memory: the whole eval path, numbers checked by hand."""
+    from oncourse.adapters.cli import app
+    from oncourse.adapters.models import MODEL_PROVIDERS, FunctionModel
+    from oncourse.adapters.suites.loader import BUILTIN_SUITES
+    from oncourse.memory.inject import inject
+    from oncourse.memory.store import GuidelineMemory
     from typer.testing import CliRunner
 
-    from adapters.cli import app
-    from adapters.models import MODEL_PROVIDERS, FunctionModel
-    from adapters.suites.loader import BUILTIN_SUITES
-    from memory.inject import inject
-    from memory.store import GuidelineMemory
     from tests._tiny_suite import TinySuite
     from tests.test_evolve import HARMFUL, mailer
 

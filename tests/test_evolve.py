@@ -7,14 +7,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from oncourse.adapters.evolve import evolve
+from oncourse.adapters.models.scripted import FunctionModel
+from oncourse.adapters.runner import derive_seed
+from oncourse.consistency.chat import AssistantMessage, Message, ModelSettings, ToolCall, ToolSpec
+from oncourse.consistency.errors import InputError
+from oncourse.consistency.guidelines import Guideline, GuidelineProvenance
+from oncourse.memory.store import GuidelineMemory
 
-from adapters.evolve import evolve
-from adapters.models.scripted import FunctionModel
-from adapters.runner import derive_seed
-from consistency.chat import AssistantMessage, Message, ModelSettings, ToolCall, ToolSpec
-from consistency.errors import InputError
-from consistency.guidelines import Guideline, GuidelineProvenance
-from memory.store import GuidelineMemory
 from tests._tiny_suite import TinySuite
 
 HELPFUL = Guideline(

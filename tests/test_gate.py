@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 import typer
+from oncourse.adapters.cli import cmd_gate
+from oncourse.consistency.trajectory import Trajectory
 from typer.testing import CliRunner
-
-from adapters.cli import cmd_gate
-from consistency.trajectory import Trajectory
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -99,7 +98,10 @@ def test_gate_without_shared_tasks_is_bad_input(tmp_path: Path):
     a = _write(tmp_path / "a.jsonl", {"x": "PP"})
     b = _write(tmp_path / "b.jsonl", {"y": "PP"})
     proc = subprocess.run(
-        [sys.executable, "-m", "adapters.cli", "gate", "--baseline", str(a), "--candidate", str(b)],
+        [
+            sys.executable, "-m", "oncourse.adapters.cli", "gate",
+            "--baseline", str(a), "--candidate", str(b),
+        ],
         capture_output=True,
         text=True,
         cwd=REPO,
@@ -114,7 +116,7 @@ def test_gate_missing_file_is_bad_input(tmp_path: Path):
         [
             sys.executable,
             "-m",
-            "adapters.cli",
+            "oncourse.adapters.cli",
             "gate",
             "--baseline",
             str(tmp_path / "nope.jsonl"),

@@ -8,9 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from oncourse.adapters.cli import app
 from typer.testing import CliRunner
-
-from adapters.cli import app
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_guidelines_generators import SAMPLE, run_values  # noqa: E402
@@ -32,8 +31,8 @@ def learned(tmp_path_factory):
 
 
 def test_learn_writes_one_readable_guideline_per_divergent_task(learned):
-    from adapters.importers import load_trajectories
-    from consistency.analyzer import analyze_runs
+    from oncourse.adapters.importers import load_trajectories
+    from oncourse.consistency.analyzer import analyze_runs
 
     path, out = learned
     divergent = [a.task_id for a in analyze_runs(load_trajectories([SAMPLE])) if a.divergence]
@@ -113,7 +112,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
     missing = tmp_path / "nope.db"
     repo = Path(__file__).resolve().parents[1]
     proc = subprocess.run(
-        [sys.executable, "-m", "adapters.cli", "memory", "ls", "--memory", str(missing)],
+        [sys.executable, "-m", "oncourse.adapters.cli", "memory", "ls", "--memory", str(missing)],
         capture_output=True,
         text=True,
         cwd=repo,
@@ -126,7 +125,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
         [
             sys.executable,
             "-m",
-            "adapters.cli",
+            "oncourse.adapters.cli",
             "learn",
             str(SAMPLE),
             "--memory",
@@ -143,7 +142,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
 
 def obedient_model():
     """A `python:` model spec for the test below: it obeys an injected note in an observation."""
-    from adapters.models.scripted import FunctionModel
+    from oncourse.adapters.models.scripted import FunctionModel
 
     def reply(messages, tools, settings):
         return json.dumps(
@@ -160,9 +159,8 @@ def obedient_model():
 
 
 def test_learn_activate_screens_hostile_guidelines(tmp_path):
+    from oncourse.adapters.importers import write_trajectories
     from test_memory_screen import _hostile_runs
-
-    from adapters.importers import write_trajectories
 
     runs = tmp_path / "runs.jsonl"
     write_trajectories(runs, _hostile_runs())

@@ -8,19 +8,18 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-
-from adapters.models.scripted import ScriptedModel
-from consistency._roles import task_gist
-from consistency.errors import ConfigError, ModelCallError
-from consistency.forks import Branch, Divergence, ForkContext, ObservationAt
-from consistency.generators import (
+from oncourse.adapters.models.scripted import ScriptedModel
+from oncourse.consistency._roles import task_gist
+from oncourse.consistency.errors import ConfigError, ModelCallError
+from oncourse.consistency.forks import Branch, Divergence, ForkContext, ObservationAt
+from oncourse.consistency.generators import (
     ContrastiveGuidelineGenerator,
     LLMGuidelineGenerator,
     describe_observation,
     make_generator,
 )
-from consistency.guidelines import GuidelineGenerator
-from consistency.trajectory import Action
+from oncourse.consistency.guidelines import GuidelineGenerator
+from oncourse.consistency.trajectory import Action
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 SAMPLE = DATA / "tau-bench-airline-gpt-4o-sample.json"
@@ -31,8 +30,8 @@ needs_sample = pytest.mark.skipif(
 
 @cache
 def _sample_analyses():
-    from adapters.importers import load_trajectories
-    from consistency.analyzer import analyze_runs
+    from oncourse.adapters.importers import load_trajectories
+    from oncourse.consistency.analyzer import analyze_runs
 
     return analyze_runs(load_trajectories([SAMPLE]))
 
@@ -158,7 +157,7 @@ def test_contrastive_names_roles_not_values_when_only_arguments_differ():
     ],
 )
 def test_observation_shapes(observation, shape):
-    from consistency._roles import parse_observation
+    from oncourse.consistency._roles import parse_observation
 
     assert describe_observation(parse_observation(observation)) == shape
 
@@ -238,6 +237,6 @@ def test_llm_prompt_carries_the_fork_context():
     ],
 )
 def test_user_replies_are_described_by_what_they_do(reply, kind):
-    from consistency.generators import describe_user_reply
+    from oncourse.consistency.generators import describe_user_reply
 
     assert describe_user_reply(reply)[0] == kind

@@ -4,7 +4,7 @@ field or record they used produce different guideline text."""
 
 from __future__ import annotations
 
-from consistency._roles import observed_field, value_role
+from oncourse.consistency._roles import observed_field, value_role
 
 INVOICES = [
     {"invoice_id": "inv_1", "number": "INV-7", "status": "open", "vendor": "Acme Parts"},

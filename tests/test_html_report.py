@@ -12,11 +12,10 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-
-from adapters.html_report import render_report, write_report
-from consistency.compare import compare_arms
-from consistency.guidelines import Guideline, GuidelineProvenance
-from consistency.trajectory import Action, RunMeta, Step, Trajectory
+from oncourse.adapters.html_report import render_report, write_report
+from oncourse.consistency.compare import compare_arms
+from oncourse.consistency.guidelines import Guideline, GuidelineProvenance
+from oncourse.consistency.trajectory import Action, RunMeta, Step, Trajectory
 
 
 def _runs(task: str, outcomes: str, simulated: bool = True) -> list[Trajectory]:
@@ -187,7 +186,7 @@ SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 def test_report_command_writes_html_for_real_runs(tmp_path: Path):
     out = tmp_path / "tau.html"
     proc = subprocess.run(
-        [sys.executable, "-m", "adapters.cli", "report",
+        [sys.executable, "-m", "oncourse.adapters.cli", "report",
          str(SHARED_DATA / "tau-bench-airline-gpt-4o-sample.json"), "--html", str(out)],
         capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1], check=False,
     )  # fmt: skip

@@ -11,16 +11,15 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from adapters.importers import (
+from oncourse.adapters.importers import (
     detect_format,
     example_path,
     load_trajectories,
     read_jsonl_trajectories,
     write_trajectories,
 )
-from consistency.errors import ConfigError, InputError
-from consistency.trajectory import Trajectory
+from oncourse.consistency.errors import ConfigError, InputError
+from oncourse.consistency.trajectory import Trajectory
 
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 TAU_SAMPLE = SHARED_DATA / "tau-bench-airline-gpt-4o-sample.json"

@@ -11,9 +11,9 @@ import textwrap
 import time
 from pathlib import Path
 
-from consistency.guidelines import Guideline
-from consistency.text import LexicalEmbedder
-from memory.store import GuidelineMemory
+from oncourse.consistency.guidelines import Guideline
+from oncourse.consistency.text import LexicalEmbedder
+from oncourse.memory.store import GuidelineMemory
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -23,9 +23,9 @@ WRITER = textwrap.dedent(
     """
     import random
     import sys
-    from consistency.guidelines import Guideline
-    from consistency.text import LexicalEmbedder
-    from memory.store import GuidelineMemory
+    from oncourse.consistency.guidelines import Guideline
+    from oncourse.consistency.text import LexicalEmbedder
+    from oncourse.memory.store import GuidelineMemory
 
     import os
     import time

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
-
-from consistency.guidelines import Guideline, GuidelineProvenance, GuidelineScope
-from memory.embedding import MiniLMEmbedder, count_tokens
-from memory.inject import DEFAULT_MIN_SIMILARITY, HEADER, inject, memory_hook
-from memory.store import GuidelineMemory
+from oncourse.consistency.guidelines import Guideline, GuidelineProvenance, GuidelineScope
+from oncourse.memory.embedding import MiniLMEmbedder, count_tokens
+from oncourse.memory.inject import DEFAULT_MIN_SIMILARITY, HEADER, inject, memory_hook
+from oncourse.memory.store import GuidelineMemory
 
 GUIDELINES = {
     "contacts": Guideline(

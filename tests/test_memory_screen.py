@@ -5,16 +5,15 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from adapters.models.scripted import FunctionModel
-from consistency.analyzer import analyze_runs
-from consistency.errors import MemoryStoreError
-from consistency.generators import ContrastiveGuidelineGenerator, LLMGuidelineGenerator
-from consistency.guidelines import Guideline, GuidelineScope
-from consistency.text import LexicalEmbedder
-from consistency.trajectory import Action, Step, Trajectory
-from memory.screen import luhn_valid, screen, screen_text
-from memory.store import GuidelineMemory
+from oncourse.adapters.models.scripted import FunctionModel
+from oncourse.consistency.analyzer import analyze_runs
+from oncourse.consistency.errors import MemoryStoreError
+from oncourse.consistency.generators import ContrastiveGuidelineGenerator, LLMGuidelineGenerator
+from oncourse.consistency.guidelines import Guideline, GuidelineScope
+from oncourse.consistency.text import LexicalEmbedder
+from oncourse.consistency.trajectory import Action, Step, Trajectory
+from oncourse.memory.screen import luhn_valid, screen, screen_text
+from oncourse.memory.store import GuidelineMemory
 
 TOOLS = {"search_contacts", "send_email", "respond"}
 

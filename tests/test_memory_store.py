@@ -7,11 +7,10 @@ import sqlite3
 
 import numpy as np
 import pytest
-
-from consistency.errors import InputError, MemoryStoreError
-from consistency.guidelines import Guideline, GuidelineProvenance, GuidelineScope
-from consistency.text import LexicalEmbedder
-from memory.store import GuidelineMemory
+from oncourse.consistency.errors import InputError, MemoryStoreError
+from oncourse.consistency.guidelines import Guideline, GuidelineProvenance, GuidelineScope
+from oncourse.consistency.text import LexicalEmbedder
+from oncourse.memory.store import GuidelineMemory
 
 
 def _guideline(trigger: str, instruction: str, task: str = "t1", **kw) -> Guideline:

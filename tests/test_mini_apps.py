@@ -10,8 +10,7 @@ from pathlib import Path
 from typing import Any, get_args
 
 import pytest
-
-from adapters.suites import (
+from oncourse.adapters.suites import (
     AppEnvironment,
     Environment,
     Suite,
@@ -19,11 +18,11 @@ from adapters.suites import (
     load_suite,
     tool_spec,
 )
-from adapters.suites.apps import log_matches
-from adapters.suites.mini_apps import APPS, build_tasks, mini_apps_suite
-from adapters.suites.mini_apps.invoices import Folder
-from consistency.errors import InputError
-from consistency.trajectory import Action
+from oncourse.adapters.suites.apps import log_matches
+from oncourse.adapters.suites.mini_apps import APPS, build_tasks, mini_apps_suite
+from oncourse.adapters.suites.mini_apps.invoices import Folder
+from oncourse.consistency.errors import InputError
+from oncourse.consistency.trajectory import Action
 
 SUITE = mini_apps_suite()
 TASKS = SUITE.tasks("all")
@@ -62,7 +61,7 @@ def test_schema_is_generated_from_the_signature(fn: Any) -> None:
 
 
 def test_literal_parameter_becomes_an_enum() -> None:
-    from adapters.suites.mini_apps.invoices import file_invoice
+    from oncourse.adapters.suites.mini_apps.invoices import file_invoice
 
     folder = tool_spec(file_invoice).parameters["properties"]["folder"]
     assert folder["enum"] == list(get_args(Folder))
@@ -247,7 +246,7 @@ def test_log_matches_compares_only_named_keys_with_tolerance() -> None:
 # -- user suites from a directory -----------------------------------------------------------------
 
 _APP = '''
-from adapters.suites import ToolCallError, World
+from oncourse.adapters.suites import ToolCallError, World
 
 
 def set_owner(world: World, account: str, owner: str) -> dict:

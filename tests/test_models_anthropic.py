@@ -13,10 +13,9 @@ from typing import Any
 
 import httpx2
 import pytest
-
-from adapters.models import AnthropicModel, get_model
-from consistency.chat import Message, ModelSettings, ToolCall, ToolSpec
-from consistency.errors import ConfigError, ModelCallError
+from oncourse.adapters.models import AnthropicModel, get_model
+from oncourse.consistency.chat import Message, ModelSettings, ToolCall, ToolSpec
+from oncourse.consistency.errors import ConfigError, ModelCallError
 
 WEATHER = ToolSpec(
     name="get_weather",

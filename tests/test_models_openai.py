@@ -14,10 +14,9 @@ from typing import Any
 
 import httpx2
 import pytest
-
-from adapters.models import OpenAIModel, get_model
-from consistency.chat import Message, ModelSettings, ToolCall, ToolSpec
-from consistency.errors import ConfigError, ModelCallError
+from oncourse.adapters.models import OpenAIModel, get_model
+from oncourse.consistency.chat import Message, ModelSettings, ToolCall, ToolSpec
+from oncourse.consistency.errors import ConfigError, ModelCallError
 
 WEATHER = ToolSpec(
     name="get_weather",
@@ -307,8 +306,7 @@ def test_agent_loop_against_a_local_openai_compatible_http_server() -> None:
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
     from _tiny_suite import TinySuite
-
-    from adapters.agent import run_agent
+    from oncourse.adapters.agent import run_agent
 
     received: list[dict[str, Any]] = []
 

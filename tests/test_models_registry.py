@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
-
-from adapters.models import MODEL_PROVIDERS, ScriptedModel, describe_model, get_model
-from consistency.chat import ChatModel
-from consistency.errors import ConfigError
+from oncourse.adapters.models import MODEL_PROVIDERS, ScriptedModel, describe_model, get_model
+from oncourse.consistency.chat import ChatModel
+from oncourse.consistency.errors import ConfigError
 
 
 def test_simulated_spec_with_options() -> None:

@@ -8,11 +8,9 @@ from pathlib import Path
 
 import pytest
 import typer
-from typer.testing import CliRunner
-
-from adapters.cli import cmd_plan
-from consistency.errors import StatsError
-from consistency.planning import (
+from oncourse.adapters.cli import cmd_plan
+from oncourse.consistency.errors import StatsError
+from oncourse.consistency.planning import (
     count_flips,
     detection_probability,
     flip_rate_upper_bound,
@@ -20,7 +18,8 @@ from consistency.planning import (
     runs_to_detect,
     smallest_detectable_rate,
 )
-from consistency.trajectory import Trajectory
+from oncourse.consistency.trajectory import Trajectory
+from typer.testing import CliRunner
 
 
 def _app() -> typer.Typer:

@@ -6,10 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-
-from adapters.importers import read_jsonl_trajectories
-from adapters.recorder import record
-from consistency.trajectory import RESPOND_TOOL
+from oncourse.adapters.importers import read_jsonl_trajectories
+from oncourse.adapters.recorder import record
+from oncourse.consistency.trajectory import RESPOND_TOOL
 
 
 def test_readme_example_records_a_run_per_loop(tmp_path: Path) -> None:

@@ -12,11 +12,10 @@ from pathlib import Path
 from statistics import NormalDist, pstdev
 
 import pytest
+from oncourse.adapters.cli import app
+from oncourse.adapters.importers import example_path
+from oncourse.consistency.errors import InputError
 from typer.testing import CliRunner
-
-from adapters.cli import app
-from adapters.importers import example_path
-from consistency.errors import InputError
 
 REPO = Path(__file__).resolve().parents[1]
 TAU_SAMPLE = REPO.parent / "shared" / "data" / "tau-bench-airline-gpt-4o-sample.json"
@@ -239,7 +238,7 @@ def test_bad_input_exits_2_with_one_line(
     else:
         bad.write_text(content)
     proc = subprocess.run(
-        [sys.executable, "-m", "adapters.cli", "report", str(bad), *args],
+        [sys.executable, "-m", "oncourse.adapters.cli", "report", str(bad), *args],
         capture_output=True,
         text=True,
         cwd=REPO,

@@ -8,8 +8,7 @@ by roles; evolve then left them `proposed` and they were never injected.
 from __future__ import annotations
 
 import pytest
-
-from consistency.guidelines import Guideline, retrieval_query
+from oncourse.consistency.guidelines import Guideline, retrieval_query
 
 
 def test_retrieval_query_abstracts_names_ids_and_amounts() -> None:
@@ -20,9 +19,9 @@ def test_retrieval_query_abstracts_names_ids_and_amounts() -> None:
 
 @pytest.mark.slow
 def test_same_kind_of_task_with_other_values_retrieves_the_guideline(tmp_path) -> None:
-    from memory.embedding import MiniLMEmbedder
-    from memory.inject import inject
-    from memory.store import GuidelineMemory
+    from oncourse.memory.embedding import MiniLMEmbedder
+    from oncourse.memory.inject import inject
+    from oncourse.memory.store import GuidelineMemory
 
     memory = GuidelineMemory(tmp_path / "m.sqlite", embedder=MiniLMEmbedder())
     learned = Guideline(

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 
+from oncourse.adapters.cli import app
+from oncourse.adapters.cli.cmd_run import default_out_path
 from typer.testing import CliRunner
-
-from adapters.cli import app
-from adapters.cli.cmd_run import default_out_path
 
 
 def test_default_out_paths_never_collide(tmp_path) -> None:

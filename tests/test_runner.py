@@ -15,11 +15,10 @@ from typing import Any
 
 import pytest
 from _tiny_suite import TinySuite, picky_agent
-
-from adapters.models.scripted import FunctionModel
-from adapters.runner import derive_seed, run_id_for, run_many
-from consistency.chat import Message, ModelSettings, ToolSpec
-from consistency.errors import ConfigError, InputError
+from oncourse.adapters.models.scripted import FunctionModel
+from oncourse.adapters.runner import derive_seed, run_id_for, run_many
+from oncourse.consistency.chat import Message, ModelSettings, ToolSpec
+from oncourse.consistency.errors import ConfigError, InputError
 
 REPO = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent
@@ -278,7 +277,7 @@ def test_missing_memory_file_is_an_input_error(tmp_path: Path) -> None:
 
 
 def _cli(*args: str) -> list[str]:
-    return [sys.executable, "-m", "adapters.cli", "run", *args]
+    return [sys.executable, "-m", "oncourse.adapters.cli", "run", *args]
 
 
 def _cli_env() -> dict[str, str]:
@@ -345,8 +344,8 @@ def test_cli_killed_midway_resumes_to_exactly_n_per_task(tmp_path: Path) -> None
 
 @pytest.mark.slow
 def test_memory_path_injects_retrieved_guidelines_into_every_run(tmp_path: Path) -> None:
-    from consistency.guidelines import Guideline
-    from memory.store import GuidelineMemory
+    from oncourse.consistency.guidelines import Guideline
+    from oncourse.memory.store import GuidelineMemory
 
     store_path = tmp_path / "memory.sqlite"
     store = GuidelineMemory(store_path)

@@ -8,15 +8,14 @@ import json
 from pathlib import Path
 
 import pytest
-
-from adapters.agent import run_agent
-from adapters.models._simulated_reading import parse_guidelines, task_values
-from adapters.models.simulated import SimulatedModel
-from adapters.suites.mini_apps import mini_apps_suite
-from consistency.chat import ChatModel, Message, ModelSettings, ToolCall, ToolSpec
-from consistency.guidelines import Guideline
-from consistency.text import LexicalEmbedder
-from memory.inject import HEADER, render_guideline
+from oncourse.adapters.agent import run_agent
+from oncourse.adapters.models._simulated_reading import parse_guidelines, task_values
+from oncourse.adapters.models.simulated import SimulatedModel
+from oncourse.adapters.suites.mini_apps import mini_apps_suite
+from oncourse.consistency.chat import ChatModel, Message, ModelSettings, ToolCall, ToolSpec
+from oncourse.consistency.guidelines import Guideline
+from oncourse.consistency.text import LexicalEmbedder
+from oncourse.memory.inject import HEADER, render_guideline
 
 SUITE = mini_apps_suite()
 ROOT = Path(__file__).resolve().parents[1]
@@ -199,7 +198,8 @@ def test_model_code_never_imports_suites_or_reads_hidden_fields() -> None:
             if isinstance(node, ast.Import)
             for alias in node.names
         ]
-        assert not [m for m in imported if m.startswith(("adapters.suites", "adapters.runner"))]
+        hidden_modules = ("oncourse.adapters.suites", "oncourse.adapters.runner")
+        assert not [m for m in imported if m.startswith(hidden_modules)]
         for hidden in (".params", "expected", "decision", ".family", "task_id", "check("):
             assert hidden not in source, f"{name} mentions {hidden}"
 

@@ -9,9 +9,8 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-from consistency.errors import StatsError
-from consistency.stats import (
+from oncourse.consistency.errors import StatsError
+from oncourse.consistency.stats import (
     action_signature,
     bootstrap_mean_interval,
     distinct_final_answers,
@@ -26,7 +25,7 @@ from consistency.stats import (
     step_count_spread,
     wilson_interval,
 )
-from consistency.trajectory import Trajectory
+from oncourse.consistency.trajectory import Trajectory
 
 
 def run(task_id: str, success: bool, *tools: str | tuple[str, dict], **extra) -> Trajectory:

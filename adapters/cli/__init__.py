@@ -11,8 +11,7 @@ import pkgutil
 import sys
 
 import typer
-
-from consistency.errors import OncourseError
+from oncourse.consistency.errors import OncourseError
 
 app = typer.Typer(
     name="oncourse",

@@ -1,5 +1,5 @@
 """Allow `python -m adapters.cli`."""
 
-from adapters.cli import main
+from oncourse.adapters.cli import main
 
 main()

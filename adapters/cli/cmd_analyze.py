@@ -15,20 +15,19 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from oncourse.adapters.cli._json import print_json
+from oncourse.adapters.importers import FORMATS, load_trajectories
+from oncourse.consistency.errors import ConfigError, InputError
+from oncourse.consistency.forks import NO_STEP
+from oncourse.consistency.text import LexicalEmbedder, TextEmbedder
+from oncourse.consistency.trajectory import Action
 from rich.console import Console
 from rich.markup import escape
 from rich.tree import Tree
 
-from adapters.cli._json import print_json
-from adapters.importers import FORMATS, load_trajectories
-from consistency.errors import ConfigError, InputError
-from consistency.forks import NO_STEP
-from consistency.text import LexicalEmbedder, TextEmbedder
-from consistency.trajectory import Action
-
 
 def _minilm() -> TextEmbedder:
-    from memory.embedding import MiniLMEmbedder
+    from oncourse.memory.embedding import MiniLMEmbedder
 
     return MiniLMEmbedder()
 
@@ -132,7 +131,7 @@ def analyze(
     workers: int = typer.Option(1, "--workers", min=1, help="Processes for large inputs."),
 ) -> None:
     """Align each task's runs, find the step where they fork, and contrast the branches."""
-    from consistency.analyzer import analyze_runs
+    from oncourse.consistency.analyzer import analyze_runs
 
     if embedder not in EMBEDDERS:
         raise ConfigError(f"unknown embedder {embedder!r}; choose {', '.join(EMBEDDERS)}")

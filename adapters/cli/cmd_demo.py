@@ -17,8 +17,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-
-from adapters.cli._json import print_json
+from oncourse.adapters.cli._json import print_json
 
 DEMO_SUITE = "mini-apps"
 DEMO_SPLITS = ("train", "heldout", "heldout-novel")
@@ -33,9 +32,9 @@ def run_demo(
     progress: bool = True,
 ) -> dict[str, Any]:
     """Run the loop and return the `--json` object (with `EvolveResult`/`EvalResult` inside)."""
-    from adapters.evaluation import run_eval, write_eval_report
-    from adapters.evolve import evolve
-    from consistency.analyzer import analyze_runs
+    from oncourse.adapters.evaluation import run_eval, write_eval_report
+    from oncourse.adapters.evolve import evolve
+    from oncourse.consistency.analyzer import analyze_runs
 
     started = time.monotonic()
     out_dir = Path(out)
@@ -66,7 +65,7 @@ def run_demo(
     )
     # The report shows the memory-arm runs of every split and the divergences the guidelines
     # were learned from (the train baseline's).
-    from adapters.importers import read_jsonl_trajectories
+    from oncourse.adapters.importers import read_jsonl_trajectories
 
     memory_runs = [
         t for ev in result.splits.values() for t in read_jsonl_trajectories(ev.memory_runs)
@@ -95,10 +94,9 @@ def run_demo(
 
 def print_demo(demo: dict[str, Any]) -> None:
     """The terminal summary: label, what evolve learned, the eval tables, the report path."""
+    from oncourse.adapters.cli.cmd_eval import effects_table, output_width, rates_table
+    from oncourse.adapters.evolve import summary_lines
     from rich.console import Console
-
-    from adapters.cli.cmd_eval import effects_table, output_width, rates_table
-    from adapters.evolve import summary_lines
 
     out = Console(soft_wrap=True, highlight=False, width=output_width())
     if demo["label"]:

@@ -9,9 +9,8 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-
-from adapters.cli._json import print_json
-from consistency.errors import InputError
+from oncourse.adapters.cli._json import print_json
+from oncourse.consistency.errors import InputError
 
 SIMULATED_LABEL = "SIMULATED model — a mechanism check, not an LLM result"
 
@@ -111,7 +110,7 @@ def eval_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Baseline vs memory on each split: rates with ranges, lift, McNemar, harm, tokens."""
-    from adapters.evaluation import run_eval
+    from oncourse.adapters.evaluation import run_eval
 
     if concurrency < 1:
         raise InputError(f"--concurrency must be >= 1, got {concurrency}")

@@ -9,8 +9,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-
-from adapters.cli._json import print_json
+from oncourse.adapters.cli._json import print_json
 
 
 def evolve_command(
@@ -33,7 +32,7 @@ def evolve_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Baseline on train -> analyze -> generate -> screen -> add -> validate (promote/retire)."""
-    from adapters.evolve import evolve, summary_lines
+    from oncourse.adapters.evolve import evolve, summary_lines
 
     result = evolve(
         suite,

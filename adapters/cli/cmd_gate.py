@@ -27,9 +27,8 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-
-from adapters.cli._json import print_json
-from consistency.errors import InputError, StatsError
+from oncourse.adapters.cli._json import print_json
+from oncourse.consistency.errors import InputError, StatsError
 
 
 class GateMetric(StrEnum):
@@ -49,9 +48,9 @@ def evaluate_gate(
     seed: int = 0,
 ) -> dict[str, Any]:
     """Compare two run files on their shared tasks and decide; returns the `--json` object."""
-    from adapters.importers import load_trajectories
-    from consistency.compare import compare_arms
-    from consistency.stats import group_by_task
+    from oncourse.adapters.importers import load_trajectories
+    from oncourse.consistency.compare import compare_arms
+    from oncourse.consistency.stats import group_by_task
 
     if max_drop < 0:
         raise InputError(f"--max-drop must be >= 0 points, got {max_drop}")

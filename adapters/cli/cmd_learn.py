@@ -15,16 +15,15 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from oncourse.adapters.cli._json import print_json
+from oncourse.adapters.importers import FORMATS, load_trajectories
+from oncourse.consistency.errors import ModelCallError
+from oncourse.consistency.generators import GENERATORS, make_generator
+from oncourse.consistency.guidelines import Guideline
+from oncourse.consistency.trajectory import RESPOND_TOOL, Trajectory
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
-
-from adapters.cli._json import print_json
-from adapters.importers import FORMATS, load_trajectories
-from consistency.errors import ModelCallError
-from consistency.generators import GENERATORS, make_generator
-from consistency.guidelines import Guideline
-from consistency.trajectory import RESPOND_TOOL, Trajectory
 
 
 def _task_tools(trajs: list[Trajectory]) -> dict[str, set[str]]:
@@ -35,7 +34,7 @@ def _task_tools(trajs: list[Trajectory]) -> dict[str, set[str]]:
 
 
 def _screened(guideline: Guideline, allowed: set[str], activate: bool) -> Guideline:
-    from memory.screen import screen
+    from oncourse.memory.screen import screen
 
     verdict = screen(guideline, allowed)
     if not verdict.ok:
@@ -55,13 +54,13 @@ def learn_guidelines(
     console: Console | None = None,
 ) -> dict[str, Any]:
     """Run the learn pipeline and return the `--json` object."""
-    from consistency.analyzer import analyze_runs
-    from memory.store import GuidelineMemory
+    from oncourse.consistency.analyzer import analyze_runs
+    from oncourse.memory.store import GuidelineMemory
 
     console = console or Console(stderr=True)
     options: dict[str, Any] = {}
     if model_spec is not None:
-        from adapters.models import get_model
+        from oncourse.adapters.models import get_model
 
         options["model"] = get_model(model_spec)
     generator = make_generator(generator_name, **options)

@@ -12,13 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from oncourse.adapters.cli._json import print_json
+from oncourse.consistency.errors import ConfigError
+from oncourse.consistency.guidelines import GUIDELINE_STATUSES, Guideline
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
-
-from adapters.cli._json import print_json
-from consistency.errors import ConfigError
-from consistency.guidelines import GUIDELINE_STATUSES, Guideline
 
 memory_app = typer.Typer(
     name="memory", help="List, search and curate stored guidelines.", no_args_is_help=True
@@ -29,7 +28,7 @@ _JSON = typer.Option(False, "--json", help="Print one JSON object on stdout.")
 
 
 def _open(path: Path, must_exist: bool = True) -> Any:
-    from memory.store import GuidelineMemory
+    from oncourse.memory.store import GuidelineMemory
 
     if must_exist and not path.exists():
         raise ConfigError(f"{path}: no guideline store there (create one with `oncourse learn`)")

@@ -18,10 +18,9 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-
-from adapters.cli._json import print_json
-from consistency.errors import InputError, StatsError
-from consistency.planning import (
+from oncourse.adapters.cli._json import print_json
+from oncourse.consistency.errors import InputError, StatsError
+from oncourse.consistency.planning import (
     count_flips,
     detection_probability,
     expected_flips,
@@ -60,8 +59,8 @@ def build_plan(
 def _observed(
     paths: list[Path], flip_rate: float, confidence: float, per_day: float
 ) -> dict[str, Any]:
-    from adapters.importers import load_trajectories
-    from consistency.stats import group_by_task, wilson_interval
+    from oncourse.adapters.importers import load_trajectories
+    from oncourse.consistency.stats import group_by_task, wilson_interval
 
     trajs = load_trajectories(list(paths))
     if not trajs:

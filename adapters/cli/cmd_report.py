@@ -10,12 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from oncourse.adapters.cli._json import print_json
+from oncourse.adapters.importers import FORMATS, load_trajectories
+from oncourse.consistency.stats import reliability_report
 from rich.console import Console
 from rich.table import Table
-
-from adapters.cli._json import print_json
-from adapters.importers import FORMATS, load_trajectories
-from consistency.stats import reliability_report
 
 FORMAT_HELP = f"Input format: auto (detect per file), {', '.join(FORMATS)}."
 DEPENDENCE_CAVEAT = (
@@ -156,7 +155,7 @@ def report(
     trajs = load_trajectories(files, fmt)
     result = reliability_report(trajs, k=k)
     if html is not None:
-        from adapters.html_report import write_runs_report
+        from oncourse.adapters.html_report import write_runs_report
 
         written = write_runs_report(html, trajs, sources=[str(f) for f in files])
         Console(stderr=True).print(f"HTML report: {written}", highlight=False)

@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-
-from consistency.trajectory import Trajectory
+from oncourse.consistency.trajectory import Trajectory
 
 
 def summarize(runs: list[Trajectory], n: int, new_runs: int) -> dict[str, Any]:
@@ -84,10 +83,10 @@ def run(
     ] = False,
 ) -> None:
     """Run an agent on every task of a suite N times; append each run to --out."""
-    from adapters.cli._json import print_json
-    from adapters.runner import run_many
-    from consistency.chat import ModelSettings
-    from consistency.errors import ConfigError
+    from oncourse.adapters.cli._json import print_json
+    from oncourse.adapters.runner import run_many
+    from oncourse.consistency.chat import ModelSettings
+    from oncourse.consistency.errors import ConfigError
 
     valid_splits = ("train", "heldout", "heldout-novel", "all")
     if split not in valid_splits:

@@ -19,11 +19,11 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from adapters.models.anthropic_model import AnthropicModel
-from adapters.models.openai_model import OpenAIModel
-from adapters.models.scripted import FunctionModel, ScriptedModel
-from consistency.chat import ChatModel
-from consistency.errors import ConfigError
+from oncourse.adapters.models.anthropic_model import AnthropicModel
+from oncourse.adapters.models.openai_model import OpenAIModel
+from oncourse.adapters.models.scripted import FunctionModel, ScriptedModel
+from oncourse.consistency.chat import ChatModel
+from oncourse.consistency.errors import ConfigError
 
 ModelFactory = Callable[[str], ChatModel]
 
@@ -43,7 +43,7 @@ def _anthropic(rest: str) -> ChatModel:
 
 
 def _openai_compatible(rest: str) -> ChatModel:
-    from adapters.models.openai_model import OPENAI_KEY_VAR
+    from oncourse.adapters.models.openai_model import OPENAI_KEY_VAR
 
     base_url, _, model = rest.rpartition("#")
     if not base_url or not model or not base_url.startswith(("http://", "https://")):
@@ -78,7 +78,7 @@ def _parse_options(rest: str, spec: str) -> dict[str, Any]:
 
 
 def _simulated(rest: str) -> ChatModel:
-    from adapters.models.simulated import SimulatedModel
+    from oncourse.adapters.models.simulated import SimulatedModel
 
     options = _parse_options(rest, f"simulated:{rest}")
     try:
@@ -142,7 +142,7 @@ def describe_model(model: ChatModel) -> dict[str, Any]:
 def __getattr__(name: str) -> Any:
     # The simulated model pulls in embeddings; import it only when someone asks for it.
     if name == "SimulatedModel":
-        from adapters.models.simulated import SimulatedModel
+        from oncourse.adapters.models.simulated import SimulatedModel
 
         return SimulatedModel
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from consistency.errors import ModelCallError
+from oncourse.consistency.errors import ModelCallError
 
 
 def sdk_error_kind(sdk: ModuleType, exc: BaseException) -> str | None:

@@ -22,8 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-
-from adapters.models._simulated_reading import (
+from oncourse.adapters.models._simulated_reading import (
     Conversation,
     Record,
     Value,
@@ -32,8 +31,8 @@ from adapters.models._simulated_reading import (
     task_values,
     words,
 )
-from consistency.chat import ToolSpec
-from consistency.text import TextEmbedder
+from oncourse.consistency.chat import ToolSpec
+from oncourse.consistency.text import TextEmbedder
 
 RESPOND = "respond"
 

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from consistency.chat import Message
+from oncourse.consistency.chat import Message
 
 _WORD = re.compile(r"[a-z0-9]+")
 STOPWORDS = frozenset(

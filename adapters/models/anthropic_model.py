@@ -16,9 +16,16 @@ import os
 import threading
 from typing import Any
 
-from adapters.models._errors import to_model_call_error
-from consistency.chat import AssistantMessage, Message, ModelSettings, ToolCall, ToolSpec, Usage
-from consistency.errors import ConfigError, ModelCallError
+from oncourse.adapters.models._errors import to_model_call_error
+from oncourse.consistency.chat import (
+    AssistantMessage,
+    Message,
+    ModelSettings,
+    ToolCall,
+    ToolSpec,
+    Usage,
+)
+from oncourse.consistency.errors import ConfigError, ModelCallError
 
 ANTHROPIC_KEY_VAR = "ANTHROPIC_API_KEY"
 DEFAULT_MAX_TOKENS = 1024

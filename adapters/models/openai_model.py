@@ -12,9 +12,16 @@ import os
 import threading
 from typing import Any
 
-from adapters.models._errors import to_model_call_error
-from consistency.chat import AssistantMessage, Message, ModelSettings, ToolCall, ToolSpec, Usage
-from consistency.errors import ConfigError, ModelCallError
+from oncourse.adapters.models._errors import to_model_call_error
+from oncourse.consistency.chat import (
+    AssistantMessage,
+    Message,
+    ModelSettings,
+    ToolCall,
+    ToolSpec,
+    Usage,
+)
+from oncourse.consistency.errors import ConfigError, ModelCallError
 
 OPENAI_KEY_VAR = "OPENAI_API_KEY"
 _NO_KEY = "not-needed"

@@ -11,8 +11,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from consistency.chat import AssistantMessage, Message, ModelSettings, ToolCall, ToolSpec
-from consistency.errors import ModelCallError
+from oncourse.consistency.chat import AssistantMessage, Message, ModelSettings, ToolCall, ToolSpec
+from oncourse.consistency.errors import ModelCallError
 
 ReplyFunction = Callable[[list[Message], list[ToolSpec], ModelSettings], "AssistantMessage | str"]
 Reply = AssistantMessage | str | BaseException | ReplyFunction

@@ -22,17 +22,23 @@ import random
 import threading
 
 import numpy as np
-
-from adapters.models._simulated_policy import (
+from oncourse.adapters.models._simulated_policy import (
     RESPOND,
     Candidate,
     Scorer,
     Weights,
     guideline_boosts,
 )
-from adapters.models._simulated_reading import read_conversation
-from consistency.chat import AssistantMessage, Message, ModelSettings, ToolCall, ToolSpec, Usage
-from consistency.text import TextEmbedder
+from oncourse.adapters.models._simulated_reading import read_conversation
+from oncourse.consistency.chat import (
+    AssistantMessage,
+    Message,
+    ModelSettings,
+    ToolCall,
+    ToolSpec,
+    Usage,
+)
+from oncourse.consistency.text import TextEmbedder
 
 
 def _tokens(text: str) -> int:
@@ -76,7 +82,7 @@ class SimulatedModel:
         """The embedder used to read guidelines (created on first use)."""
         with self._lock:
             if self._embedder is None:
-                from memory.embedding import MiniLMEmbedder
+                from oncourse.memory.embedding import MiniLMEmbedder
 
                 self._embedder = MiniLMEmbedder()
             return self._embedder

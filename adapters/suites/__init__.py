@@ -1,9 +1,9 @@
 """Task suites: the built-in `mini-apps` world and suites loaded from a directory."""
 
-from adapters.suites._tools import ToolCallError, World, call_tool, tool_spec
-from adapters.suites.apps import AppEnvironment, AppSuite
-from adapters.suites.base import SPLITS, Environment, StepResult, Suite, Task
-from adapters.suites.loader import BUILTIN_SUITES, load_suite, load_suite_dir
+from oncourse.adapters.suites._tools import ToolCallError, World, call_tool, tool_spec
+from oncourse.adapters.suites.apps import AppEnvironment, AppSuite
+from oncourse.adapters.suites.base import SPLITS, Environment, StepResult, Suite, Task
+from oncourse.adapters.suites.loader import BUILTIN_SUITES, load_suite, load_suite_dir
 
 __all__ = [
     "BUILTIN_SUITES",

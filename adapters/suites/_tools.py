@@ -15,9 +15,8 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
+from oncourse.consistency.chat import ToolSpec
 from pydantic import TypeAdapter, ValidationError
-
-from consistency.chat import ToolSpec
 
 ToolFunction = Callable[..., Any]
 

@@ -12,11 +12,11 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from adapters.suites._tools import ToolCallError, ToolFunction, World, call_tool, tool_spec
-from adapters.suites.base import SPLITS, StepResult, Task
-from consistency.chat import ToolSpec
-from consistency.errors import InputError
-from consistency.trajectory import RESPOND_TOOL, Action
+from oncourse.adapters.suites._tools import ToolCallError, ToolFunction, World, call_tool, tool_spec
+from oncourse.adapters.suites.base import SPLITS, StepResult, Task
+from oncourse.consistency.chat import ToolSpec
+from oncourse.consistency.errors import InputError
+from oncourse.consistency.trajectory import RESPOND_TOOL, Action
 
 _TOLERANCE = 0.005
 

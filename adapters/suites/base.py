@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
+from oncourse.consistency.chat import ToolSpec
+from oncourse.consistency.trajectory import Action
 from pydantic import BaseModel, ConfigDict, Field
-
-from consistency.chat import ToolSpec
-from consistency.trajectory import Action
 
 SPLITS = ("train", "heldout", "heldout-novel")
 

@@ -44,15 +44,14 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from oncourse.adapters.suites.apps import AppSuite
+from oncourse.adapters.suites.base import SPLITS, Suite, Task
+from oncourse.consistency.errors import InputError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
-from adapters.suites.apps import AppSuite
-from adapters.suites.base import SPLITS, Suite, Task
-from consistency.errors import InputError
 
 
 def _mini_apps() -> Suite:
-    from adapters.suites.mini_apps import mini_apps_suite
+    from oncourse.adapters.suites.mini_apps import mini_apps_suite
 
     return mini_apps_suite()
 

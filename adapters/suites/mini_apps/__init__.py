@@ -1,7 +1,7 @@
 """The built-in `mini-apps` suite: contacts, email, calendar, invoices/vendors and files.
 
 Tasks are generated deterministically from the templates and entity pools in
-`oncourse_data/mini_apps/` (the repository's `data/mini_apps/`); the apps are the typed tool
+`oncourse.data/mini_apps/` (the repository's `data/mini_apps/`); the apps are the typed tool
 functions of the modules in this package.
 """
 
@@ -13,11 +13,11 @@ import random
 from pathlib import Path
 from typing import Any
 
-from adapters.suites._tools import ToolFunction
-from adapters.suites.apps import AppSuite
-from adapters.suites.base import Task
-from adapters.suites.mini_apps import calendar, contacts, email, files, invoices
-from adapters.suites.mini_apps.families import FAMILIES
+from oncourse.adapters.suites._tools import ToolFunction
+from oncourse.adapters.suites.apps import AppSuite
+from oncourse.adapters.suites.base import Task
+from oncourse.adapters.suites.mini_apps import calendar, contacts, email, files, invoices
+from oncourse.adapters.suites.mini_apps.families import FAMILIES
 
 NAME = "mini-apps"
 APPS: dict[str, list[ToolFunction]] = {
@@ -33,7 +33,7 @@ def _read_data(name: str) -> Any:
     try:
         from importlib.resources import files as resource_files
 
-        text = (resource_files("oncourse_data") / "mini_apps" / name).read_text("utf-8")
+        text = (resource_files("oncourse.data") / "mini_apps" / name).read_text("utf-8")
     except (ModuleNotFoundError, FileNotFoundError):
         text = (Path(__file__).resolve().parents[3] / "data" / "mini_apps" / name).read_text(
             "utf-8"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from adapters.suites._tools import ToolCallError, ToolFunction, World
+from oncourse.adapters.suites._tools import ToolCallError, ToolFunction, World
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _TIME = re.compile(r"^\d{2}:\d{2}$")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from adapters.suites._tools import ToolFunction, World
-from adapters.suites.mini_apps._search import matches, public
+from oncourse.adapters.suites._tools import ToolFunction, World
+from oncourse.adapters.suites.mini_apps._search import matches, public
 
 
 def search_contacts(world: World, query: str) -> list[dict[str, Any]]:

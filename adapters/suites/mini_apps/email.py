@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from adapters.suites._tools import ToolCallError, ToolFunction, World
+from oncourse.adapters.suites._tools import ToolCallError, ToolFunction, World
 
 _ADDRESS = re.compile(r"^[^@\s]+@[^@\s]+\.[a-z]{2,}$", re.IGNORECASE)
 

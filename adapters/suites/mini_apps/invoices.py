@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from adapters.suites._tools import ToolCallError, ToolFunction, World
-from adapters.suites.mini_apps._search import matches, matches_any, public
+from oncourse.adapters.suites._tools import ToolCallError, ToolFunction, World
+from oncourse.adapters.suites.mini_apps._search import matches, matches_any, public
 
 Folder = Literal["tax", "archive", "disputes", "approved"]
 
