@@ -248,9 +248,9 @@ def main() -> None:
     # Recall@5 of the store's HNSW index against exact search over the store's own rows, for
     # the perturbed queries and for real MiniLM sentences that are not in the store.
     import faiss
-    from oncourse.memory._index import rows_above
 
-    ids_all, vecs_all = rows_above(store._connect(), 0)
+    with store.backend.read() as session:
+        ids_all, vecs_all = session.vectors_above(0)
     exact_index = faiss.IndexIDMap2(faiss.IndexFlatIP(vecs_all.shape[1]))
     exact_index.add_with_ids(np.ascontiguousarray(vecs_all), ids_all)
     held_out = guideline_texts(min(len(texts) + 200, 11520), random.Random(0))[len(texts) :]

@@ -11,15 +11,18 @@ faiss index, written to a temp file and renamed into place.
 
 from __future__ import annotations
 
+import glob
+import hashlib
 import json
 import os
-import sqlite3
 import struct
 import tempfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from oncourse.memory.backend import StoreSession
+from pydantic import BaseModel, Field
 
 _MAGIC = b"ONCOURSE-FAISS-1\n"
 HNSW_M = 32
@@ -114,11 +117,18 @@ class VectorIndex:
         return int(_faiss().serialize_index(self._index).nbytes)
 
     def save(self, path: Path, fingerprint: dict[str, Any]) -> None:
-        """Write the index and its fingerprint atomically (temp file + rename)."""
-        header = json.dumps(
-            {**fingerprint, "kind": self.kind, "covered": self.covered, "dim": self.dim}
-        ).encode()
+        """Write the index, its fingerprint and a SHA-256 of the payload atomically."""
         payload = b"" if self._index is None else _faiss().serialize_index(self._index).tobytes()
+        header = json.dumps(
+            {
+                **fingerprint,
+                "kind": self.kind,
+                "covered": self.covered,
+                "dim": self.dim,
+                "ntotal": self.ntotal,
+                "sha256": hashlib.sha256(payload).hexdigest(),
+            }
+        ).encode()
         fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
         try:
             with os.fdopen(fd, "wb") as handle:
@@ -132,7 +142,7 @@ class VectorIndex:
 
     @classmethod
     def load(cls, path: Path) -> tuple[VectorIndex, dict[str, Any]] | None:
-        """Read an index file; None when it is missing or unreadable (the caller rebuilds)."""
+        """Read an index file; None when it is missing, damaged or fails its checksum."""
         try:
             data = path.read_bytes()
             if not data.startswith(_MAGIC):
@@ -141,6 +151,8 @@ class VectorIndex:
             (length,) = struct.unpack("<Q", data[offset : offset + 8])
             header = json.loads(data[offset + 8 : offset + 8 + length])
             payload = data[offset + 8 + length :]
+            if hashlib.sha256(payload).hexdigest() != header.get("sha256"):
+                return None
             index = cls(int(header["dim"]), str(header["kind"]))
             index.covered = int(header["covered"])
             if payload:
@@ -148,32 +160,33 @@ class VectorIndex:
                 index._index = faiss.deserialize_index(np.frombuffer(payload, dtype=np.uint8))
                 if index.kind == "hnsw":
                     faiss.downcast_index(index._index.index).hnsw.efSearch = index.ef_search
+            if index.ntotal != int(header["ntotal"]) or (payload and index._index.d != index.dim):
+                return None
             return index, header
-        except (OSError, ValueError, KeyError, struct.error, RuntimeError):
+        except (OSError, ValueError, KeyError, TypeError, struct.error, RuntimeError):
             return None
 
 
-def rows_above(conn: sqlite3.Connection, vec_id: int) -> tuple[np.ndarray, np.ndarray]:
-    """(vec_ids, vectors) of the store's rows with a vec_id above the given one, in order."""
-    rows = conn.execute(
-        "SELECT vec_id, vector FROM guidelines WHERE vec_id > ? ORDER BY vec_id", (vec_id,)
-    ).fetchall()
-    if not rows:
-        return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32)
-    ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-    vectors = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
-    return ids, vectors.reshape(len(rows), -1)
+class CacheState(BaseModel):
+    """What the cache check found (for `oncourse memory check`)."""
+
+    present: bool = Field(description="A cache file was there.")
+    valid: bool = Field(description="It was readable, its checksum held and it matched the rows.")
+    reason: str = Field(default="", description="Why it was not trusted, when it was not.")
+    stale_rows: int = Field(default=0, description="Rows committed since it was written.")
 
 
 class IndexCache:
     """The store's index, kept in step with its rows; the rows are the truth, this is a cache.
 
-    `current(conn, fingerprint)` loads the index file when its fingerprint matches the store
-    (else rebuilds from the rows), appends rows committed since (by any process), and rebuilds
-    when removed or re-embedded rows (tombstones) outnumber the live ones.
+    `current(session, fingerprint)` loads the cache file when its checksum holds and its
+    fingerprint, row count and version agree with the store (else rebuilds from the rows in
+    memory), appends rows committed since (by any process), and rebuilds when removed or
+    re-embedded rows (tombstones) outnumber the live ones. Reading never writes the file: only
+    `save` does, and the store calls it after its own writes.
     """
 
-    def __init__(self, path: Path, hnsw_threshold: int):
+    def __init__(self, path: Path | None, hnsw_threshold: int):
         self.path = path
         self.hnsw_threshold = hnsw_threshold
         self.index: VectorIndex | None = None
@@ -184,40 +197,52 @@ class IndexCache:
         """Forget the in-memory index (after a rollback: it may hold uncommitted rows)."""
         self.index = None
 
-    def _load_or_build(
-        self, conn: sqlite3.Connection, fingerprint: dict[str, Any]
-    ) -> VectorIndex | None:
+    def verify(self, session: StoreSession, fingerprint: dict[str, Any]) -> CacheState:
+        """Check the cache file against the rows without using it."""
+        if self.path is None or not self.path.exists():
+            return CacheState(present=False, valid=False, reason="no cache file")
         loaded = VectorIndex.load(self.path)
-        max_id = conn.execute("SELECT COALESCE(MAX(vec_id), 0) FROM guidelines").fetchone()[0]
+        if loaded is None:
+            return CacheState(present=True, valid=False, reason="unreadable or checksum mismatch")
+        index, header = loaded
+        reason = _mismatch(index, header, session, fingerprint)
+        if reason:
+            return CacheState(present=True, valid=False, reason=reason)
+        stale = session.count() - session.count(index.covered)
+        return CacheState(present=True, valid=True, stale_rows=stale)
+
+    def _load_or_build(
+        self, session: StoreSession, fingerprint: dict[str, Any]
+    ) -> VectorIndex | None:
+        loaded = None if self.path is None else VectorIndex.load(self.path)
         if loaded is not None:
             index, header = loaded
-            same = all(header.get(k) == v for k, v in fingerprint.items())
-            if same and index.covered <= max_id:
+            if not _mismatch(index, header, session, fingerprint):
                 return index
-        ids, vectors = rows_above(conn, 0)
+        ids, vectors = session.vectors_above(0)
+        self.dirty = True
         if len(ids) == 0:
             return None
-        self.dirty = True
         return VectorIndex.build(vectors.shape[1], ids, vectors, self.hnsw_threshold)
 
-    def current(self, conn: sqlite3.Connection, fingerprint: dict[str, Any]) -> VectorIndex | None:
+    def current(self, session: StoreSession, fingerprint: dict[str, Any]) -> VectorIndex | None:
         """The index, caught up with every committed row; None while the store is empty."""
         fresh = self.index is None
         if fresh:
-            self.index = self._load_or_build(conn, fingerprint)
+            self.index = self._load_or_build(session, fingerprint)
         if self.index is None:
             return None
-        ids, vectors = rows_above(conn, self.index.covered)
+        ids, vectors = session.vectors_above(self.index.covered)
         if len(ids):
             self.add(ids, vectors)
         if fresh or len(ids) or self.tombstones_added:
             # COUNT(*) scans the table, so tombstones are only counted when rows changed.
             self.tombstones_added = False
-            live = conn.execute("SELECT COUNT(*) FROM guidelines").fetchone()[0]
+            live = session.count()
             if self.index.ntotal - live > max(1000, live):
                 self.index = None
-                self.path.unlink(missing_ok=True)
-                return self.current(conn, fingerprint)
+                self.dirty = True
+                return self.current(session, fingerprint)
         return self.index
 
     def add(self, ids: np.ndarray, vectors: np.ndarray) -> None:
@@ -238,7 +263,52 @@ class IndexCache:
         self.dirty = True
 
     def save(self, fingerprint: dict[str, Any], force: bool = False) -> None:
-        """Write the index file if it changed since it was loaded (or when forced)."""
-        if self.index is not None and (self.dirty or force):
+        """Write the cache file if it changed since it was loaded (or when forced)."""
+        if self.path is None:
+            return
+        if self.index is None:
+            if self.dirty or force:
+                self.path.unlink(missing_ok=True)
+                self.dirty = False
+            return
+        if self.dirty or force:
             self.index.save(self.path, fingerprint)
             self.dirty = False
+
+    def clean_temp_files(self) -> int:
+        """Remove temp files left by a save that was killed; returns how many."""
+        if self.path is None:
+            return 0
+        removed = 0
+        for tmp in self.path.parent.glob(glob.escape(self.path.name) + ".*.tmp"):
+            try:
+                tmp.unlink()
+                removed += 1
+            except OSError:
+                pass
+        return removed
+
+
+def _mismatch(
+    index: VectorIndex, header: dict[str, Any], session: StoreSession, fingerprint: dict[str, Any]
+) -> str:
+    """Why a loaded cache does not fit the store ('' when it fits)."""
+    for key, value in fingerprint.items():
+        if header.get(key) != value:
+            return f"built for another {key} ({header.get(key)!r})"
+    if index.covered > session.max_vec_id():
+        return "covers rows the store does not have"
+    below = session.count(index.covered)
+    # Every row up to `covered` is in the index, plus tombstones of removed ones; a cache from
+    # this same version must hold exactly the rows it was saved with.
+    if index.ntotal < below or index.ntotal > index.covered:
+        return f"holds {index.ntotal} vectors for {below} rows"
+    if "rows" in header and header.get("version") == fingerprint_version(session):
+        if int(header["rows"]) != session.count():
+            return "row count differs at the same version"
+    return ""
+
+
+def fingerprint_version(session: StoreSession) -> str | None:
+    """The store's version as the cache header records it."""
+    return session.get_meta("version")

@@ -140,4 +140,37 @@ def screen(guideline: Guideline, allowed_tools: Iterable[str] | None = None) -> 
     return ScreenResult(ok=not reasons, reasons=reasons)
 
 
-__all__ = ["ScreenResult", "luhn_valid", "named_tools", "screen", "screen_text"]
+def active_reasons(
+    guideline: Guideline, allowed_tools: set[str] | None, known_tools: set[str] | None = None
+) -> list[str]:
+    """Why a guideline may not be active ([] when it may): the screen every path to active uses.
+
+    Args:
+        guideline: the guideline about to become active.
+        allowed_tools: the task's tool set when the caller knows it (text and scope checked).
+        known_tools: the store's known tools; without `allowed_tools`, tool names in the text
+            are checked against these plus the guideline's own scope (when that is not empty).
+    """
+    if allowed_tools is not None:
+        return screen(guideline, allowed_tools).reasons
+    reasons = list(screen(guideline).reasons)
+    known = set(known_tools or ()) | set(guideline.scope.tools)
+    if known:
+        outside = sorted(named_tools(_texts(guideline)) - known)
+        if outside:
+            reasons.append(f"names tools the store does not know: {', '.join(outside)}")
+    return reasons
+
+
+def _texts(guideline: Guideline) -> str:
+    return "\n".join([guideline.trigger, guideline.instruction, guideline.rationale])
+
+
+__all__ = [
+    "ScreenResult",
+    "active_reasons",
+    "luhn_valid",
+    "named_tools",
+    "screen",
+    "screen_text",
+]
