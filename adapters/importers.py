@@ -1,7 +1,8 @@
-"""Read and write trajectory files: oncourse JSONL, tau-bench results, OpenAI chat transcripts.
+"""Read and write trajectory files: oncourse JSONL, tau-bench, OpenAI transcripts, OTLP traces.
 
 Every problem with an input file becomes an `InputError` naming the file and line; nothing else
-escapes. Formats are chosen through the `READERS` registry; `auto` detects them per file.
+escapes. Formats are chosen through the `READERS` registry (one record at a time) and the
+`FILE_READERS` registry (a whole file, as OTLP traces need); `auto` detects them per file.
 """
 
 from __future__ import annotations
@@ -14,14 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from oncourse.adapters import _openai_transcripts, _tau_bench
+from oncourse.adapters import _openai_transcripts, _tau_bench, otel
 from oncourse.adapters._chat_steps import RecordError
 from oncourse.consistency.errors import ConfigError, InputError
 from oncourse.consistency.trajectory import Trajectory
 from pydantic import ValidationError
 
 ONCOURSE = "oncourse"
-FORMATS = (ONCOURSE, _tau_bench.FORMAT, _openai_transcripts.FORMAT)
+FORMATS = (ONCOURSE, _tau_bench.FORMAT, _openai_transcripts.FORMAT, otel.FORMAT)
 EXAMPLE_FILE = "support-desk-synthetic.jsonl"
 _SUFFIXES = (".jsonl", ".json")
 
@@ -45,6 +46,13 @@ READERS: dict[str, Callable[[Any, int], Any]] = {
     _tau_bench.FORMAT: _tau_bench.to_trajectory_dict,
     _openai_transcripts.FORMAT: _openai_transcripts.to_trajectory_dict,
 }
+
+# Formats read a whole file at once: (path, text, OTel options) -> trajectories.
+FILE_READERS: dict[str, Callable[[Path, str, otel.OtelOptions | None], list[Trajectory]]] = {
+    otel.FORMAT: otel.trajectories_from_text,
+}
+# How a file in one of those formats starts (its first 4 KiB), for `auto`.
+FILE_SNIFFERS: dict[str, Callable[[str], bool]] = {otel.FORMAT: otel.looks_like_otlp}
 
 
 def _reject_constant(name: str) -> Any:
@@ -187,8 +195,11 @@ def _detect(path: Path, records: list[_Record]) -> str:
 
 
 def detect_format(path: str | Path) -> str:
-    """The format of one file: "oncourse", "tau-bench" or "openai" (InputError if unclear)."""
+    """The format of one file: oncourse, tau-bench, openai or otel (InputError if unclear)."""
     path = Path(path)
+    whole = _whole_file_format(path, "auto")
+    if whole is not None:
+        return whole
     return _detect(path, _parse(path))
 
 
@@ -215,7 +226,7 @@ def _to_trajectory(path: Path, record: _Record, index: int, fmt: str) -> Traject
 
 
 def _check_format(fmt: str) -> None:
-    if fmt != "auto" and fmt not in READERS:
+    if fmt != "auto" and fmt not in READERS and fmt not in FILE_READERS:
         raise ConfigError(f"unknown format {fmt!r}; choose auto, {', '.join(FORMATS)}")
 
 
@@ -231,16 +242,39 @@ def _expand(paths: Iterable[str | Path]) -> Iterator[Path]:
             yield path
 
 
-def load_file(path: str | Path, fmt: str = "auto") -> list[Trajectory]:
-    """The trajectories of one file in the given format, or the detected one with "auto"."""
+def _whole_file_format(path: Path, fmt: str) -> str | None:
+    if fmt in FILE_READERS:
+        return fmt
+    if fmt != "auto" or not path.is_file():
+        return None
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(4096).decode("utf-8-sig", errors="ignore")
+    except OSError:
+        return None
+    return next((name for name, sniff in FILE_SNIFFERS.items() if sniff(head)), None)
+
+
+def load_file(
+    path: str | Path, fmt: str = "auto", otel_options: otel.OtelOptions | None = None
+) -> list[Trajectory]:
+    """The trajectories of one file in the given format, or the detected one with "auto".
+
+    `otel_options` names the span attributes holding task and outcome in OTLP traces.
+    """
     _check_format(fmt)
     path = Path(path)
+    whole = _whole_file_format(path, fmt)
+    if whole is not None:
+        return FILE_READERS[whole](path, _read_text(path), otel_options)
     records = _parse(path)
     chosen = _detect(path, records) if fmt == "auto" else fmt
     return [_to_trajectory(path, rec, i, chosen) for i, rec in enumerate(records)]
 
 
-def load_trajectories(paths: Iterable[str | Path], fmt: str = "auto") -> list[Trajectory]:
+def load_trajectories(
+    paths: Iterable[str | Path], fmt: str = "auto", otel_options: otel.OtelOptions | None = None
+) -> list[Trajectory]:
     """The trajectories of every file (a directory means its .json/.jsonl files), in order."""
     _check_format(fmt)
     if isinstance(paths, str | Path):
@@ -250,7 +284,7 @@ def load_trajectories(paths: Iterable[str | Path], fmt: str = "auto") -> list[Tr
         raise InputError("no input files given")
     trajs: list[Trajectory] = []
     for path in files:
-        trajs.extend(load_file(path, fmt))
+        trajs.extend(load_file(path, fmt, otel_options))
     return trajs
 
 
@@ -317,6 +351,7 @@ def example_path() -> Path:
 
 
 __all__ = [
+    "FILE_READERS",
     "FORMATS",
     "READERS",
     "detect_format",

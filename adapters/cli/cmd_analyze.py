@@ -16,6 +16,12 @@ from typing import Any
 
 import typer
 from oncourse.adapters.cli._json import print_json
+from oncourse.adapters.cli._otel_flags import (
+    OTEL_SUCCESS_ATTR,
+    OTEL_TASK_ATTR,
+    OTEL_TASK_ID_ATTR,
+    otel_options,
+)
 from oncourse.adapters.importers import FORMATS, load_trajectories
 from oncourse.consistency.errors import ConfigError, InputError
 from oncourse.consistency.forks import NO_STEP
@@ -129,6 +135,9 @@ def analyze(
         "minilm", "--embedder", help="How replies are compared: minilm (meaning) or lexical."
     ),
     workers: int = typer.Option(1, "--workers", min=1, help="Processes for large inputs."),
+    task_attr: str | None = OTEL_TASK_ATTR,
+    task_id_attr: str | None = OTEL_TASK_ID_ATTR,
+    success_attr: str | None = OTEL_SUCCESS_ATTR,
 ) -> None:
     """Align each task's runs, find the step where they fork, and contrast the branches."""
     from oncourse.consistency.analyzer import analyze_runs
@@ -136,7 +145,8 @@ def analyze(
     if embedder not in EMBEDDERS:
         raise ConfigError(f"unknown embedder {embedder!r}; choose {', '.join(EMBEDDERS)}")
     log = Console(stderr=True, highlight=False)
-    trajs = load_trajectories(files, fmt)
+    otel = otel_options(task_attr, task_id_attr, success_attr)
+    trajs = load_trajectories(files, fmt, otel)
     if task is not None:
         trajs = [t for t in trajs if t.task_id == task]
         if not trajs:

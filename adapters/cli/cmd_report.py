@@ -11,6 +11,12 @@ from typing import Any
 
 import typer
 from oncourse.adapters.cli._json import print_json
+from oncourse.adapters.cli._otel_flags import (
+    OTEL_SUCCESS_ATTR,
+    OTEL_TASK_ATTR,
+    OTEL_TASK_ID_ATTR,
+    otel_options,
+)
 from oncourse.adapters.importers import FORMATS, load_trajectories
 from oncourse.consistency.stats import reliability_report
 from rich.console import Console
@@ -150,9 +156,13 @@ def report(
     html: Path | None = typer.Option(  # noqa: B008
         None, "--html", help="Also write a self-contained HTML report to this file."
     ),
+    task_attr: str | None = OTEL_TASK_ATTR,
+    task_id_attr: str | None = OTEL_TASK_ID_ATTR,
+    success_attr: str | None = OTEL_SUCCESS_ATTR,
 ) -> None:
     """Per-run vs all-N pass rates with intervals, the gap, and the flaky tasks' paths."""
-    trajs = load_trajectories(files, fmt)
+    otel = otel_options(task_attr, task_id_attr, success_attr)
+    trajs = load_trajectories(files, fmt, otel)
     result = reliability_report(trajs, k=k)
     if html is not None:
         from oncourse.adapters.html_report import write_runs_report
