@@ -372,7 +372,7 @@ def runs_from_spans(spans: list[Span], options: OtelOptions | None = None) -> li
     traces: dict[str, list[Span]] = defaultdict(list)
     for span in spans:
         traces[span.trace_id].append(span)
-    records = []
+    records: list[dict[str, Any]] = []
     for trace_spans in sorted(traces.values(), key=lambda ss: min((s.start, s.seq) for s in ss)):
         by_id = {s.span_id: s for s in trace_spans}
         for root, run in _runs_of_trace(trace_spans, options.run_per):
