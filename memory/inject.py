@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from oncourse.consistency.guidelines import Guideline, retrieval_query
+from oncourse.consistency.guidelines import Guideline, GuidelineStatus, retrieval_query
 from oncourse.memory.store import GuidelineMemory, SearchHit
 from pydantic import BaseModel, Field
 
@@ -66,6 +66,75 @@ def render_block(
     return block, kept, tokens
 
 
+class InjectionPreview(BaseModel):
+    """What `inject` would put in the prompt for a task (or, raw, the plain nearest neighbours)."""
+
+    query: str = Field(description="The task text as given.")
+    retrieval_query: str = Field(description="The text actually searched (abstracted unless raw).")
+    mode: str = Field(description="`inject` (what injection would inject) or `raw`.")
+    min_similarity: float = Field(description="The similarity floor applied.")
+    hits: list[SearchHit] = Field(description="The guidelines, most relevant first.")
+    block: str = Field(default="", description="The guideline block injection would append.")
+    tokens: int = Field(default=0, description="Tokens of that block.")
+
+
+def select(
+    memory: GuidelineMemory,
+    task_text: str,
+    tools: Sequence[str] | None = None,
+    k: int = 5,
+    min_similarity: float = DEFAULT_MIN_SIMILARITY,
+    budget_tokens: int = 300,
+    family: str | None = None,
+    count_tokens: TokenCounter | None = None,
+    abstract_query: bool = True,
+) -> InjectionPreview:
+    """The guidelines injection picks for a task, and its block; nothing is written."""
+    counter = count_tokens or _default_counter
+    query = retrieval_query(task_text) if abstract_query else task_text
+    hits = memory.search(
+        query, k=k, min_similarity=min_similarity, status="active", tools=tools, family=family
+    )
+    block, kept, tokens = render_block(hits, budget_tokens, counter)
+    return InjectionPreview(
+        query=task_text,
+        retrieval_query=query,
+        mode="inject",
+        min_similarity=min_similarity,
+        hits=kept,
+        block=block if kept else "",
+        tokens=tokens if kept else 0,
+    )
+
+
+def search_preview(
+    memory: GuidelineMemory,
+    task_text: str,
+    k: int = 5,
+    min_similarity: float | None = None,
+    statuses: Iterable[GuidelineStatus] | None = ("active",),
+    tools: Sequence[str] | None = None,
+    family: str | None = None,
+    raw: bool = False,
+) -> InjectionPreview:
+    """`oncourse memory search`: injection's pick by default; raw nearest neighbours on request.
+
+    Injection's pick uses the same query abstraction, similarity floor, tool scope and token
+    budget as `inject`. Asking for statuses other than active can only be a raw search.
+    """
+    wanted = None if statuses is None else set(statuses)
+    if not raw and wanted == {"active"}:
+        floor = DEFAULT_MIN_SIMILARITY if min_similarity is None else min_similarity
+        return select(memory, task_text, tools=tools, k=k, min_similarity=floor, family=family)
+    floor = 0.0 if min_similarity is None else min_similarity
+    hits = memory.search(
+        task_text, k=k, min_similarity=floor, status=wanted, tools=tools, family=family
+    )
+    return InjectionPreview(
+        query=task_text, retrieval_query=task_text, mode="raw", min_similarity=floor, hits=hits
+    )
+
+
 def inject(
     memory: GuidelineMemory,
     task_text: str,
@@ -95,22 +164,29 @@ def inject(
         abstract_query: search with the task's request, values abstracted to roles, as the
             stored triggers are written (`consistency.guidelines.retrieval_query`).
     """
-    counter = count_tokens or _default_counter
-    query = retrieval_query(task_text) if abstract_query else task_text
-    hits = memory.search(
-        query, k=k, min_similarity=min_similarity, status="active", tools=tools, family=family
+    chosen = select(
+        memory,
+        task_text,
+        tools=tools,
+        k=k,
+        min_similarity=min_similarity,
+        budget_tokens=budget_tokens,
+        family=family,
+        count_tokens=count_tokens,
+        abstract_query=abstract_query,
     )
-    block, kept, tokens = render_block(hits, budget_tokens, counter)
+    kept = chosen.hits
     ids = [h.guideline.id for h in kept]
     if not kept:
         return Injection(system_prompt=base_system_prompt, guideline_ids=[], tokens=0)
     if record:
         memory.record_injection(ids)
+    block = chosen.block
     prompt = f"{base_system_prompt.rstrip()}\n\n{block}" if base_system_prompt.strip() else block
     return Injection(
         system_prompt=prompt,
         guideline_ids=ids,
-        tokens=tokens,
+        tokens=chosen.tokens,
         block=block,
         similarities=[h.similarity for h in kept],
     )
@@ -148,6 +224,9 @@ def memory_hook(
 __all__ = [
     "DEFAULT_MIN_SIMILARITY",
     "Injection",
+    "InjectionPreview",
+    "search_preview",
+    "select",
     "inject",
     "memory_hook",
     "render_block",

@@ -2,8 +2,9 @@
 
 Every subcommand takes `--memory PATH` (or `ONCOURSE_MEMORY`); every listing takes `--json`.
 JSON shapes: `ls` -> {memory, count, guidelines: [Guideline]}; `show`, `activate`, `retire` ->
-one Guideline object; `search` -> {query, hits: [{similarity, guideline}]}; `import` ->
-{added, merged, skipped}; `export` -> {path, count}; `rm` -> {removed}.
+one Guideline object; `search` -> {query, retrieval_query, mode, min_similarity,
+hits: [{similarity, guideline}], block, tokens}; `import` -> {added, merged, skipped,
+quarantined}; `export` -> {path, count}; `rm` -> {removed}.
 """
 
 from __future__ import annotations
@@ -27,12 +28,12 @@ _MEMORY = typer.Option(..., "--memory", envvar="ONCOURSE_MEMORY", help="Guidelin
 _JSON = typer.Option(False, "--json", help="Print one JSON object on stdout.")
 
 
-def _open(path: Path, must_exist: bool = True) -> Any:
+def _open(path: Path, must_exist: bool = True, read_only: bool | None = None) -> Any:
     from oncourse.memory.store import GuidelineMemory
 
     if must_exist and not path.exists():
         raise ConfigError(f"{path}: no guideline store there (create one with `oncourse learn`)")
-    return GuidelineMemory(path)
+    return GuidelineMemory(path, read_only=read_only)
 
 
 def _statuses(status: str) -> Any:
@@ -105,7 +106,7 @@ def ls(
     as_json: bool = _JSON,
 ) -> None:
     """List stored guidelines, oldest first."""
-    guidelines = _open(memory).all(_statuses(status))
+    guidelines = _open(memory, read_only=True).all(_statuses(status))
     if as_json:
         print_json(
             {
@@ -121,7 +122,7 @@ def ls(
 @memory_app.command("show")
 def show(guideline_id: str = typer.Argument(...), memory: Path = _MEMORY, as_json: bool = _JSON):
     """Show one guideline with its provenance and counters."""
-    guideline = _open(memory).get(guideline_id)
+    guideline = _open(memory, read_only=True).get(guideline_id)
     if as_json:
         print_json(_dump(guideline))
     else:
@@ -133,24 +134,40 @@ def search(
     query: str = typer.Argument(..., help="Task text to match."),
     memory: Path = _MEMORY,
     k: int = typer.Option(5, "--k", min=1, help="How many hits at most."),
-    min_similarity: float = typer.Option(0.0, "--min-similarity", help="Cosine cut-off."),
-    status: str = typer.Option("active", "--status", help="all, or statuses separated by commas."),
+    min_similarity: float | None = typer.Option(
+        None, "--min-similarity", help="Cosine floor (default: injection's, or 0 with --raw)."
+    ),
+    status: str = typer.Option(
+        "active", "--status", help="all, or statuses separated by commas (other than active: raw)."
+    ),
+    tools: str | None = typer.Option(
+        None, "--tools", help="The task's tool names, comma-separated (injection's tool scope)."
+    ),
+    raw: bool = typer.Option(False, "--raw", help="Plain nearest neighbours of the text as given."),
     as_json: bool = _JSON,
 ) -> None:
-    """Find the guidelines closest in meaning to a task text."""
-    with _open(memory) as store:
-        hits = store.search(query, k=k, min_similarity=min_similarity, status=_statuses(status))
-    if as_json:
-        print_json(
-            {
-                "query": query,
-                "hits": [
-                    {"similarity": h.similarity, "guideline": _dump(h.guideline)} for h in hits
-                ],
-            }
+    """Show what injection would inject for a task (`--raw`: the plain nearest neighbours)."""
+    from oncourse.memory.inject import search_preview
+
+    with _open(memory, read_only=True) as store:
+        preview = search_preview(
+            store,
+            query,
+            k=k,
+            min_similarity=min_similarity,
+            statuses=_statuses(status),
+            tools=_tool_list(tools),
+            raw=raw,
         )
+    if as_json:
+        print_json(preview.model_dump(mode="json"))
     else:
+        hits = preview.hits
         Console().print(_listing([h.guideline for h in hits], [h.similarity for h in hits]))
+
+
+def _tool_list(tools: str | None) -> list[str] | None:
+    return None if tools is None else [t.strip() for t in tools.split(",") if t.strip()]
 
 
 @memory_app.command("activate")
@@ -164,8 +181,7 @@ def activate(
     as_json: bool = _JSON,
 ) -> None:
     """Make a guideline active (after the safety screen; a failing one is quarantined)."""
-    allowed = None if tools is None else [t.strip() for t in tools.split(",") if t.strip()]
-    guideline = _open(memory).activate(guideline_id, allowed_tools=allowed, force=force)
+    guideline = _open(memory).activate(guideline_id, allowed_tools=_tool_list(tools), force=force)
     _print_one(guideline, as_json, "activated")
 
 
@@ -199,7 +215,7 @@ def export(
     as_json: bool = _JSON,
 ) -> None:
     """Write every guideline as JSON lines."""
-    count = _open(memory).export_jsonl(path)
+    count = _open(memory, read_only=True).export_jsonl(path)
     if as_json:
         print_json({"path": str(path), "count": count})
     else:
