@@ -275,12 +275,16 @@ class IndexCache:
             self.index.save(self.path, fingerprint)
             self.dirty = False
 
+    def temp_files(self) -> list[Path]:
+        """Temp files a cache save left behind (a save killed midway)."""
+        if self.path is None:
+            return []
+        return list(self.path.parent.glob(glob.escape(self.path.name) + ".*.tmp"))
+
     def clean_temp_files(self) -> int:
         """Remove temp files left by a save that was killed; returns how many."""
-        if self.path is None:
-            return 0
         removed = 0
-        for tmp in self.path.parent.glob(glob.escape(self.path.name) + ".*.tmp"):
+        for tmp in self.temp_files():
             try:
                 tmp.unlink()
                 removed += 1

@@ -324,6 +324,16 @@ class SQLiteBackend:
                         raise store_error(self.location, exc) from exc
                     raise
 
+    def integrity(self) -> list[str]:
+        """What `PRAGMA integrity_check` reports ([] when the file is sound)."""
+        try:
+            with self.read() as session:
+                rows = session.conn.execute("PRAGMA integrity_check(20)").fetchall()
+        except MemoryStoreError as exc:
+            return [str(exc)]
+        found = [str(r[0]) for r in rows]
+        return [] if found == ["ok"] else found
+
     def close(self) -> None:
         """Close the connection."""
         with self._lock:

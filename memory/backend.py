@@ -107,6 +107,10 @@ class StorageBackend(Protocol):
         """Held while this host's cache file is written or its temp files are cleaned."""
         ...
 
+    def integrity(self) -> list[str]:
+        """Problems the engine's own consistency check reports ([] when none)."""
+        ...
+
     def close(self) -> None:
         """Release connections and locks."""
         ...

@@ -112,7 +112,7 @@ class GuidelineMemory(LifecycleMixin):
         if self._opened:
             return
         self._opened = True
-        if not self.backend.read_only and self._exists():
+        if not self.backend.read_only and self._exists() and self._cache.temp_files():
             with self.backend.cache_lock():
                 self._cache.clean_temp_files()
 

@@ -237,6 +237,51 @@ def import_(
         print(f"{report.added} added, {report.merged} merged, {report.skipped} skipped")
 
 
+@memory_app.command("check")
+def check(
+    memory: Path = _MEMORY,
+    repair: bool = typer.Option(True, "--repair/--no-repair", help="Rebuild a bad index cache."),
+    as_json: bool = _JSON,
+) -> None:
+    """Check a store: engine integrity, rows readable, index cache verified (exit 1: damaged)."""
+    from oncourse.memory.integrity import check as check_store
+
+    with _open(memory, read_only=None if repair else True) as store:
+        report = check_store(store, repair=repair)
+    if as_json:
+        print_json(report.model_dump(mode="json"))
+    else:
+        state = "ok" if report.ok else "DAMAGED"
+        cache = "valid" if report.cache.valid else f"not used ({report.cache.reason})"
+        rebuilt = ", rebuilt" if report.cache_rebuilt else ""
+        print(f"{memory}: {state}; {report.rows} rows; cache {cache}{rebuilt}")
+        for problem in report.problems:
+            print(f"  {problem}")
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+@memory_app.command("salvage")
+def salvage(
+    source: Path = typer.Argument(..., help="The damaged store file."),  # noqa: B008
+    target: Path = typer.Argument(..., help="A new store file to write."),  # noqa: B008
+    as_json: bool = _JSON,
+) -> None:
+    """Recover every readable guideline of a damaged store into a new store."""
+    from oncourse.memory.integrity import salvage as salvage_store
+
+    if target.exists():
+        raise ConfigError(f"{target}: already exists; salvage writes a new store")
+    report = salvage_store(source, target)
+    if as_json:
+        print_json(report.model_dump(mode="json"))
+    else:
+        print(
+            f"{report.recovered} guideline(s) recovered into {target} ({report.method}); "
+            f"{report.unreadable} unreadable"
+        )
+
+
 def register(app: typer.Typer) -> None:
     """Add `oncourse memory ...` to the app."""
     app.add_typer(memory_app, name="memory")
