@@ -105,10 +105,10 @@ def _pair_middle(
             best = diag + sub
             how = _DIAG
             up = above + col_gap
-            if up > best:
+            if up >= best:
                 best, how = up, _UP
             side = left + gap
-            if side > best:
+            if side >= best:
                 best, how = side, _LEFT
             row.append(best)
             how_row.append(how)

@@ -17,10 +17,8 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
-import pickle
-import queue
-import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Literal
 
 from oncourse.consistency.align import Alignment, align_runs
@@ -29,7 +27,9 @@ from oncourse.consistency.canonical import (
     Canonicaliser,
     CanonicalTask,
     StepTemplate,
+    TextClusterer,
 )
+from oncourse.consistency.decision import Candidate, as_raw_fork, find_decision
 from oncourse.consistency.forks import (
     Branch,
     Divergence,
@@ -43,6 +43,7 @@ from oncourse.consistency.forks import (
     raw_forks,
 )
 from oncourse.consistency.text import LexicalEmbedder, TextEmbedder
+from oncourse.consistency.tool_kinds import ToolKind, infer_tool_kinds
 from oncourse.consistency.trajectory import Trajectory
 from pydantic import BaseModel, Field
 
@@ -67,6 +68,21 @@ class TaskAnalysis(BaseModel):
     )
     volatile_ids: dict[str, list[str]] = Field(
         default_factory=dict, description="Run id -> values masked there as per-run ids."
+    )
+    decision_step: int | None = Field(
+        default=None, description="Step of the decision point (the divergence fork's step)."
+    )
+    consequence_step: int | None = Field(
+        default=None, description="Step of the first separating fork where a write differs."
+    )
+    consequence: Fork | None = Field(
+        default=None, description="That fork, with its branches (None when no write differs)."
+    )
+    candidates: list[Candidate] = Field(
+        default_factory=list, description="Separating forks weighed, best first, with why."
+    )
+    tool_kinds: dict[str, ToolKind] = Field(
+        default_factory=dict, description="Tool -> reply, read, write or scratch, as used here."
     )
 
 
@@ -108,19 +124,56 @@ def analyze_task(
     runs: Sequence[Trajectory],
     canonicaliser: Canonicaliser,
     templates: list[list[StepTemplate]] | None = None,
+    tool_kinds: Mapping[str, ToolKind] | None = None,
+    context_texts: TextClusterer | None = None,
 ) -> TaskAnalysis:
-    """Analyze the runs of one task."""
+    """Analyze the runs of one task.
+
+    Args:
+        task_id: the task.
+        runs: its runs.
+        canonicaliser: shared step canonicalisation (and text comparison).
+        templates: the runs' step templates when already made.
+        tool_kinds: tool -> kind over the whole input; default: inferred from these runs.
+        context_texts: compares observations by meaning; default: the canonicaliser's.
+    """
     canon = canonicaliser.task(runs, templates)
     alignment = align_runs([c.sigs for c in canon.runs], canon.sig_tools, canon.sig_is_text)
     outcomes = [run.success for run in runs]
     forks = raw_forks(canon, alignment, outcomes)
-    chosen = choose_divergence(forks) if 0 < sum(outcomes) < len(runs) else None
     run_ids = _run_ids(task_id, runs)
     n_success = sum(outcomes)
+    mixed = 0 < n_success < len(runs)
+    kinds = dict(tool_kinds) if tool_kinds is not None else None
+    if kinds is None or any(s.action.tool not in kinds for run in runs for s in run.steps):
+        kinds = {**infer_tool_kinds(runs, canonicaliser.config), **(kinds or {})}
+    used = {s.action.tool for run in runs for s in run.steps}
+    found = (
+        find_decision(
+            runs, canon, alignment, outcomes, forks, kinds, context_texts or canonicaliser.texts
+        )
+        if mixed and forks
+        else None
+    )
+    raw_at = {f.column: f for f in forks}
+    chosen = choose_divergence(forks) if mixed else None
+    context_driven = False
+    if found is not None and found.decision is not None:
+        chosen = as_raw_fork(found.decision, raw_at.get(found.decision.column))
+        context_driven = bool(found.decision.context_driven)
     status = _status(len(runs), n_success, len(forks), chosen)
     divergence = (
-        build_divergence(chosen, runs, run_ids, canon, alignment) if chosen is not None else None
+        build_divergence(chosen, runs, run_ids, canon, alignment, context_driven=context_driven)
+        if chosen is not None
+        else None
     )
+    consequence = None
+    if found is not None and found.consequence is not None:
+        split = found.consequence
+        consequence = build_fork(
+            as_raw_fork(split, raw_at.get(split.column)), runs, run_ids, canon, alignment
+        )
+        consequence.context_driven = bool(split.context_driven)
     benign = [build_fork(f, runs, run_ids, canon, alignment) for f in forks if f.effect == "benign"]
     return TaskAnalysis.model_construct(
         task_id=task_id,
@@ -135,6 +188,11 @@ def analyze_task(
         run_ids=run_ids,
         failing_step=_failing_step(runs, canon, alignment) if n_success == 0 else None,
         volatile_ids={run_ids[r]: sorted(v) for r, v in canon.volatile_ids.items()},
+        decision_step=divergence.step if divergence is not None else None,
+        consequence_step=consequence.step if consequence is not None else None,
+        consequence=consequence,
+        candidates=found.candidates if found is not None else [],
+        tool_kinds={tool: kinds[tool] for tool in sorted(used)},
     )
 
 
@@ -146,59 +204,23 @@ def group_runs(trajs: Iterable[Trajectory]) -> dict[str, list[Trajectory]]:
     return groups
 
 
-# State shared with forked worker processes (set just before they start).
+# What every worker process analyses from: set by the pool's initializer. With the `fork` start
+# method the initializer's arguments are inherited, not pickled, so the loaded runs are shared.
 _WORK: dict[str, Any] = {}
+
+
+def _init_worker(work: dict[str, Any]) -> None:
+    _WORK.update(work)
+    gc.disable()  # see analyze_runs: many small objects, no cycles
 
 
 def _work_chunk(bounds: tuple[int, int]) -> list[TaskAnalysis]:
     items, canonicaliser = _WORK["items"], _WORK["canon"]
-    return [analyze_task(tid, runs, canonicaliser) for tid, runs in items[bounds[0] : bounds[1]]]
-
-
-def _claim(counter: Any) -> int:
-    """The index of the next chunk nobody has taken yet (shared by every process)."""
-    with counter.get_lock():
-        index = int(counter.value)
-        counter.value = index + 1
-    return index
-
-
-def _worker(conn: Any, counter: Any, chunks: list[tuple[int, int]]) -> None:
-    """Forked child: analyse chunks until none is left, sending each result as it is done.
-
-    A thread of its own does the sending: a result is bigger than the pipe holds, and the
-    parent reads it only when its own thread gets a turn, so a send can wait a while.
-    """
-    outbox: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
-
-    def send() -> None:
-        while (data := outbox.get()) is not None:
-            conn.send_bytes(data)
-
-    sender = threading.Thread(target=send, daemon=True)
-    sender.start()
-    try:
-        while (index := _claim(counter)) < len(chunks):
-            part = _work_chunk(chunks[index])
-            outbox.put(pickle.dumps((index, part), protocol=pickle.HIGHEST_PROTOCOL))
-    except BaseException:  # noqa: BLE001 - the parent redoes unsent chunks and raises there
-        pass
-    finally:
-        outbox.put(None)
-        sender.join()
-        conn.close()
-
-
-def _receive(conn: Any, parts: list[list[TaskAnalysis] | None]) -> None:
-    """Parent thread: store a child's results as they arrive (so the child never waits)."""
-    try:
-        while True:
-            index, part = pickle.loads(conn.recv_bytes())
-            parts[index] = part
-    except (EOFError, OSError):
-        pass
-    finally:
-        conn.close()
+    kinds, context = _WORK["kinds"], _WORK.get("context")
+    return [
+        analyze_task(tid, runs, canonicaliser, tool_kinds=kinds, context_texts=context)
+        for tid, runs in items[bounds[0] : bounds[1]]
+    ]
 
 
 def analyze_runs(
@@ -207,6 +229,8 @@ def analyze_runs(
     *,
     config: CanonicalConfig | None = None,
     workers: int = 1,
+    read_only_tools: Sequence[str] = (),
+    scratch_tools: Sequence[str] = (),
 ) -> list[TaskAnalysis]:
     """Analyze every task in a set of runs: align each task's runs, find forks, give a status.
 
@@ -215,10 +239,20 @@ def analyze_runs(
         embedder: compares free text (replies, notes) by meaning; default: LexicalEmbedder.
         config: canonicalisation rules (volatile patterns, text threshold, read-only tools).
         workers: processes to use (forked, POSIX only); 1 runs in this process.
+        read_only_tools: tools declared reads (they change no state), added to `config`'s.
+        scratch_tools: tools declared scratch (notes, calculators), added to `config`'s.
 
     Returns:
         One TaskAnalysis per task, in order of the tasks' first appearance.
     """
+    config = config or CanonicalConfig()
+    if read_only_tools or scratch_tools:
+        config = config.model_copy(
+            update={
+                "read_tools": (*config.read_tools, *read_only_tools),
+                "scratch_tools": (*config.scratch_tools, *scratch_tools),
+            }
+        )
     # The analysis (grouping included) makes many small objects and no reference cycles; with
     # the cyclic collector on, every collection would walk the whole set of loaded runs
     # (quadratic on big inputs).
@@ -237,11 +271,12 @@ def analyze_runs(
 def _analyze_groups(
     groups: dict[str, list[Trajectory]],
     embedder: TextEmbedder | None,
-    config: CanonicalConfig | None,
+    config: CanonicalConfig,
     workers: int,
 ) -> list[TaskAnalysis]:
     canonicaliser = Canonicaliser(config, embedder)
     items = list(groups.items())
+    kinds = infer_tool_kinds((t for _, runs in items for t in runs), config)
     workers = max(1, min(workers, len(items) // 200 or 1))
     if workers == 1 or "fork" not in multiprocessing.get_all_start_methods():
         templates = [canonicaliser.templates(runs) for _, runs in items]
@@ -250,53 +285,25 @@ def _analyze_groups(
             [x for task in templates for run in task for t in run if t.texts for x in t.texts]
         )
         return [
-            analyze_task(tid, runs, canonicaliser, templates[i])
+            analyze_task(tid, runs, canonicaliser, templates[i], tool_kinds=kinds)
             for i, (tid, runs) in enumerate(items)
         ]
+    work: dict[str, Any] = {"items": items, "canon": canonicaliser, "kinds": kinds}
     if not isinstance(canonicaliser.texts.embedder, LexicalEmbedder):
-        # A model embeds in this process, in one batch, and is never used in a forked child;
-        # the cheap lexical embedder just runs in the workers.
+        # A model embeds in this process, in one batch, and is never used in a forked child:
+        # the children compare the free texts it embedded, and observations lexically.
         canonicaliser.texts.prefetch(canonicaliser.free_texts(t for _, runs in items for t in runs))
-    # This process and `workers - 1` forked children take chunks of tasks in turn from a shared
-    # counter. The parent's own results need no transfer; the children's are received by a
-    # thread while the parent works. A chunk a child took but never sent is redone here.
-    _WORK.update(items=items, canon=canonicaliser)
-    context = multiprocessing.get_context("fork")
-    size = max(1, -(-len(items) // (workers * 64)))
+        work["context"] = TextClusterer(LexicalEmbedder(), None)
+    size = max(1, -(-len(items) // (workers * 16)))
     chunks = [(i, min(i + size, len(items))) for i in range(0, len(items), size)]
-    parts: list[list[TaskAnalysis] | None] = [None] * len(chunks)
-    counter = context.Value("q", 0)
-    children, readers = [], []
-    try:
-        receivers = []
-        for _ in range(workers - 1):
-            recv, send = context.Pipe(duplex=False)
-            child = context.Process(target=_worker, args=(send, counter, chunks), daemon=True)
-            child.start()
-            send.close()
-            children.append(child)
-            receivers.append(recv)
-        # Threads only after the last fork: a child must not inherit a lock a thread holds.
-        for recv in receivers:
-            reader = threading.Thread(target=_receive, args=(recv, parts), daemon=True)
-            reader.start()
-            readers.append(reader)
-        while (index := _claim(counter)) < len(chunks):
-            parts[index] = _work_chunk(chunks[index])
-        for reader in readers:
-            reader.join()
-        for child in children:
-            child.join()
-        for index, part in enumerate(parts):
-            if part is None:
-                parts[index] = _work_chunk(chunks[index])
-    finally:
-        for child in children:
-            if child.is_alive():
-                child.terminate()
-                child.join()
-        _WORK.clear()
-    return [analysis for part in parts if part is not None for analysis in part]
+    with ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("fork"),
+        initializer=_init_worker,
+        initargs=(work,),
+    ) as pool:
+        parts = list(pool.map(_work_chunk, chunks))
+    return [analysis for part in parts for analysis in part]
 
 
 __all__ = [

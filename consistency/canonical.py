@@ -48,9 +48,6 @@ _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _TEXT_MARK = "\x00text"
 _RUN_ID_MARK = "'<run-id>'"
 
-TEXT_THRESHOLDS: dict[str, float] = {"MiniLMEmbedder": 0.80, "LexicalEmbedder": 0.75}
-"""Default cosine threshold per embedder class: two texts at or above it mean the same."""
-
 
 class CanonicalConfig(BaseModel):
     """How steps are made comparable; every rule can be changed per call."""
@@ -75,11 +72,17 @@ class CanonicalConfig(BaseModel):
         default=None,
         ge=-1.0,
         le=1.0,
-        description="Cosine at or above which two texts mean the same; None: per embedder.",
+        description="Cosine at or above which two texts mean the same; None: the embedder's.",
     )
     read_only_tools: str | None = Field(
         default=DEFAULT_READ_ONLY_TOOLS,
         description="Regex on tool names of reads whose order within a run of reads is free.",
+    )
+    read_tools: tuple[str, ...] = Field(
+        default=(), description="Tools the user declares read-only (they change no state)."
+    )
+    scratch_tools: tuple[str, ...] = Field(
+        default=(), description="Tools the user declares scratch (notes, calculators)."
     )
 
 
@@ -306,11 +309,10 @@ class TextClusterer:
 
     def __init__(self, embedder: TextEmbedder | None, threshold: float | None):
         self.embedder: TextEmbedder = embedder if embedder is not None else LexicalEmbedder()
-        if threshold is None:
-            threshold = getattr(self.embedder, "similarity_threshold", None)
-        if threshold is None:
-            threshold = TEXT_THRESHOLDS.get(type(self.embedder).__name__, 0.8)
-        self.threshold = float(threshold)
+        # Each embedder declares the cosine at which two of its vectors mean the same.
+        self.threshold = float(
+            self.embedder.similarity_threshold if threshold is None else threshold
+        )
         self._ids: dict[str, int] = {}
         self._vectors: list[np.ndarray] = []
         self._same: dict[int, bool] = {}
@@ -389,9 +391,10 @@ class Canonicaliser:
     def _is_read_tool(self, tool: str) -> bool:
         hit = self._reads.get(tool)
         if hit is None:
-            hit = self._reads[tool] = bool(
+            hit = self._reads[tool] = tool in self.config.read_tools or bool(
                 self._read_only is not None
                 and tool not in self.config.text_tools
+                and tool not in self.config.scratch_tools
                 and self._read_only.search(tool)
             )
         return hit
@@ -451,7 +454,7 @@ class Canonicaliser:
                 sigs[k] = intern(t.tool, key, tuple([clusters[x] for x in t.texts]))
             out.append(sigs)
         orders = [list(range(len(sigs))) for sigs in out]
-        if self._read_only is not None:
+        if self._read_only is not None or self.config.read_tools:
             _reorder_reads(out, orders, templates)
         runs_out = [CanonicalRun(sigs, order) for sigs, order in zip(out, orders, strict=True)]
         return CanonicalTask(
@@ -572,7 +575,6 @@ def observation_text(observation: Any) -> str:
 __all__ = [
     "DEFAULT_READ_ONLY_TOOLS",
     "DEFAULT_VOLATILE_PATTERNS",
-    "TEXT_THRESHOLDS",
     "CanonicalConfig",
     "CanonicalRun",
     "CanonicalTask",

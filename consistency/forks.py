@@ -64,6 +64,10 @@ class Fork(BaseModel):
     branches: list[Branch] = Field(description="The alternatives, best success rate first.")
     p_value: float = Field(description="Two-sided Fisher exact p of the best split vs outcome.")
     separation: float = Field(description="Share of runs the best split classifies correctly.")
+    context_driven: bool = Field(
+        default=False,
+        description="The observation right before the fork (user or tool) differs by branch.",
+    )
 
 
 class ObservationAt(BaseModel):
@@ -114,6 +118,8 @@ class RawFork:
     successes: list[int]
     p_value: float
     separation: float
+    blank: tuple[int, ...] = ()
+    """Indices of groups that decided nothing there (no step, or only a note): no action."""
 
 
 @lru_cache(maxsize=4096)
@@ -250,10 +256,13 @@ def _fork_fields(
     alignment: Alignment,
 ) -> dict[str, Any]:
     branches = []
-    for group, succ in zip(raw.groups, raw.successes, strict=True):
+    for index, (group, succ) in enumerate(zip(raw.groups, raw.successes, strict=True)):
         steps = [_step_at(canon, alignment, r, raw.column) for r in group]
         first = steps[0]
-        action = runs[group[0]].steps[first].action if first >= 0 else Action(tool=NO_STEP)
+        if first >= 0 and index not in raw.blank:
+            action = runs[group[0]].steps[first].action
+        else:
+            action = Action(tool=NO_STEP)
         branches.append(
             Branch.model_construct(
                 action=action,
@@ -271,6 +280,7 @@ def _fork_fields(
         "branches": branches,
         "p_value": raw.p_value,
         "separation": raw.separation,
+        "context_driven": False,
     }
 
 
@@ -288,9 +298,11 @@ def build_divergence(
     *,
     observation_chars: int = 2000,
     prefix_steps: int = 30,
+    context_driven: bool = False,
 ) -> Divergence:
     """Turn the chosen fork into a divergence report with the context a guideline needs."""
     fields = _fork_fields(raw, runs, run_ids, canon, alignment)
+    fields["context_driven"] = context_driven
     preceding: list[ObservationAt] = []
     thoughts: list[str | None] = []
     for group, branch in zip(raw.groups, fields["branches"], strict=True):

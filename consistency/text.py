@@ -19,6 +19,9 @@ _TOKEN = re.compile(r"[a-z0-9]+")
 class TextEmbedder(Protocol):
     """Turns texts into L2-normalised vectors, one row per text."""
 
+    similarity_threshold: float
+    """Cosine at or above which two texts embedded by it mean the same (its own calibration)."""
+
     def embed(self, texts: list[str]) -> np.ndarray:
         """Return a float32 array of shape (len(texts), dim) with unit-norm rows."""
         ...
@@ -30,6 +33,9 @@ class LexicalEmbedder:
     Similar wording gives similar vectors; paraphrases with other words do not. Used in tests
     and as the fallback when the sentence-transformers model is not wanted.
     """
+
+    similarity_threshold = 0.75
+    """Shared wording, not meaning: rewordings of one reply score about 0.75-0.9."""
 
     def __init__(self, dim: int = 512):
         self.dim = dim

@@ -80,6 +80,8 @@ class MiniLMEmbedder:
 
     dim = DIM
     name = "all-MiniLM-L6-v2"
+    similarity_threshold = 0.80
+    """Cosine at or above which two texts mean the same (the analyzer's reply clustering)."""
 
     def __init__(self, batch_size: int = 64, cache_size: int = 200_000):
         self.batch_size = batch_size

@@ -14,7 +14,14 @@ from oncourse.consistency.trajectory import Action, Step, Trajectory
 from typer.testing import CliRunner
 
 REPO = Path(__file__).resolve().parents[1]
-SAMPLE = REPO.parent / "shared" / "data" / "tau-bench-airline-gpt-4o-sample.json"
+SAMPLE = next(
+    (
+        base / "shared" / "data" / "tau-bench-airline-gpt-4o-sample.json"
+        for base in REPO.parents
+        if (base / "shared" / "data" / "tau-bench-airline-gpt-4o-sample.json").exists()
+    ),
+    REPO.parent / "shared" / "data" / "tau-bench-airline-gpt-4o-sample.json",
+)
 needs_sample = pytest.mark.skipif(not SAMPLE.exists(), reason="shared tau-bench sample absent")
 runner = CliRunner()
 

@@ -1,7 +1,8 @@
 """The analyzer on 40 real tau-bench airline runs (10 tasks x 4 trials of GPT-4o).
 
-What the analyzer reports below was checked against the transcripts (the comments say what they
-show). Per-task passes in this sample: 0:0, 5:1, 10:0, 15:2, 20:4, 25:0, 30:2, 35:4, 40:3, 45:2
+The decision points below were labelled by reading every transcript of the five mixed tasks
+(the comments say what they show and why that step decides), then pinned.
+Per-task passes in this sample: 0:0, 5:1, 10:0, 15:2, 20:4, 25:0, 30:2, 35:4, 40:3, 45:2
 of 4, so five tasks (5, 15, 30, 40, 45) have mixed outcomes.
 """
 
@@ -12,10 +13,17 @@ from pathlib import Path
 import pytest
 from oncourse.adapters.importers import load_trajectories
 from oncourse.consistency.analyzer import TaskAnalysis, analyze_runs
-from oncourse.consistency.forks import NO_STEP
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-SAMPLE = DATA / "tau-bench-airline-gpt-4o-sample.json"
+_NAME = "tau-bench-airline-gpt-4o-sample.json"
+# The sample sits next to the repository (`../shared/data`); a worktree may sit one level deeper.
+SAMPLE = next(
+    (
+        base / "shared" / "data" / _NAME
+        for base in Path(__file__).resolve().parents[1].parents
+        if (base / "shared" / "data" / _NAME).exists()
+    ),
+    Path(__file__).resolve().parents[1].parent / "shared" / "data" / _NAME,
+)
 pytestmark = pytest.mark.skipif(not SAMPLE.exists(), reason="shared tau-bench sample absent")
 
 STATUSES = {
@@ -56,73 +64,96 @@ def _winner(a: TaskAnalysis):
     return passing[0]
 
 
+def _branch_of(fork, run_id: str):
+    return next(b for b in fork.branches if run_id in b.runs)
+
+
 def check_pins(found: dict[str, TaskAnalysis]) -> None:
     assert {t: a.status for t, a in found.items()} == STATUSES
     for a in found.values():
         if 0 < a.n_success < a.n_runs:
-            # Every mixed task gets a divergence whose branches separate passes from failures.
-            assert a.divergence is not None and a.divergence.perfect
-            assert all(b.success_rate in (0.0, 1.0) for b in a.divergence.branches)
+            assert a.divergence is not None and a.decision_step == a.divergence.step
+            # The decision point is never a scratch step, and never after its consequence.
+            assert all(a.tool_kinds.get(b.action.tool) != "scratch" for b in a.divergence.branches)
+            if a.consequence_step is not None:
+                assert a.decision_step <= a.consequence_step
+            assert [c.role for c in a.candidates].count("decision") == 1
+    assert found["40"].tool_kinds["think"] == "scratch"
+    assert found["40"].tool_kinds["send_certificate"] == "write"
+    assert found["40"].tool_kinds["get_user_details"] == "read"
 
-    # 45 (delay compensation): both passing runs issue the $50 certificate right after the
-    # reservation lookup; run 1 only talks about issuing it until the user leaves, run 2 hands
-    # over to a human agent. No certificate, no pass.
+    # 45 (delay compensation, 1 passenger; the user insists on 3): the passing runs issue the
+    # $50 certificate (45:0 right after a `think`, 45:3 once the user gives in); 45:2 transfers
+    # to a human instead, 45:1 keeps offering until the user leaves. Decision = that write.
     a = found["45"]
     winner = _winner(a)
-    assert a.divergence.step == 5
+    assert a.decision_step == a.consequence_step == 5
     assert (winner.action.tool, winner.action.args) == (
         "send_certificate",
         {"user_id": "noah_muller_9847", "amount": 50},
     )
     assert sorted(winner.runs) == ["45:0", "45:3"]
+    assert _branch_of(a.divergence, "45:2").action.tool == "transfer_to_human_agents"
 
-    # 30 (cancel one duplicate booking per day): the passing runs cancel FDZ0T5 (May 17);
-    # run 0 transfers to a human instead (it wrongly believed policy forbade the cancellation)
-    # and run 2 only cancels HSR97W (May 22), so neither ever makes this call.
+    # 30 (cancel one duplicate booking per day): the passing runs cancel FDZ0T5 (May 17) at
+    # step 11/12 once the user confirmed; 30:0, told the same, transfers to a human instead
+    # (it wrongly believed policy forbade it). 30:2 fails another way (it cancels only HSR97W
+    # and says there are no other duplicates). Decision = cancel vs transfer, agent-caused.
     a = found["30"]
     winner = _winner(a)
-    assert a.divergence.step == 11
+    assert a.decision_step == 11
     assert (winner.action.tool, winner.action.args) == (
         "cancel_reservation",
         {"reservation_id": "FDZ0T5"},
     )
     assert sorted(winner.runs) == ["30:1", "30:3"]
-    assert [b.action.tool for b in a.divergence.branches[1:]] == [NO_STEP]
+    assert _branch_of(a.divergence, "30:0").action.tool == "transfer_to_human_agents"
 
-    # 40 (user claims Gold status, the profile says regular): run 2 believes the user and sends
-    # a $100 certificate; the three passing runs decline or transfer. The failing branch is that
-    # one write.
+    # 40 (user claims Gold, the profile says regular, no flight was cancelled): the decision is
+    # the reply after the lookups, step 7: 40:1 says no flight was cancelled (and later that the
+    # member is regular); 40:0, 40:2 and 40:3 offer a certificate "since you are a Gold member".
+    # 40:2's user accepts and the certificate is sent at step 8 (the consequence); the users of
+    # 40:0 and 40:3 haggle and get transferred, which is why the offer is not a perfect split.
     a = found["40"]
-    assert a.divergence.step == 8
-    [losing] = [b for b in a.divergence.branches if b.successes == 0]
-    assert (losing.action.tool, losing.action.args, losing.runs) == (
+    assert (a.decision_step, a.consequence_step) == (7, 8)
+    assert a.divergence.kind == "text" and not a.divergence.perfect
+    refusing = _branch_of(a.divergence, "40:1")
+    offering = _branch_of(a.divergence, "40:2")
+    assert refusing.runs == ["40:1"] and refusing.successes == 1
+    assert sorted(offering.runs) == ["40:0", "40:2", "40:3"]
+    assert "none of the flights were canceled" in refusing.action.args["text"]
+    [sent] = [b for b in a.consequence.branches if b.successes == 0]
+    assert (sent.action.tool, sent.action.args, sent.runs) == (
         "send_certificate",
         {"user_id": "sophia_silva_7557", "amount": 100},
         ["40:2"],
     )
+    [decision] = [c for c in a.candidates if c.role == "decision"]
+    assert decision.kind == "reply" and "proposed" in decision.why
 
-    # 5 (change passenger, cabin and bags of the NY-Chicago trip): only run 1 updates the
-    # passenger of FQ8APE; run 0 found the reservation but told the user basic economy cannot be
-    # modified and only upgraded the cabin (a `think` first), runs 2 and 3 never found the
-    # reservation and ended the chat asking for its id.
+    # 5 (passenger, cabin and bags of the NY-Chicago trip): only 5:1 updates the passenger of
+    # FQ8APE (step 8); 5:0 found the reservation but said basic economy cannot be modified and
+    # upgraded only the cabin (after a `think`, which is never the fork); 5:2 and 5:3 never
+    # found the reservation. Three failure modes, one passing run: the decision reported is
+    # the passenger update the failing runs never make.
     a = found["5"]
     winner = _winner(a)
-    assert a.divergence.step == 8
+    assert a.decision_step == 8
     assert (winner.action.tool, winner.runs) == ("update_reservation_passengers", ["5:1"])
 
-    # 15 (downgrade to economy; the return flight has no economy seats): all four runs hit
-    # "not enough seats on flight HAT290". The passing runs then just report it; run 1 retries
-    # with the outbound flight only (a partial downgrade) and run 0 steers to cancelling the
-    # reservation. The fork is the step right after the error.
+    # 15 (downgrade to economy; the return flight has no economy seats): all four runs hit "not
+    # enough seats on flight HAT290". The passing runs then report it; 15:1 offers to keep the
+    # return flight in business (step 8) and makes that partial downgrade (step 10, the
+    # consequence); 15:0 later steers to cancelling the reservation. The decision is 15:1's
+    # offer (step 8) where the embedder tells the offers apart, else the write itself.
     a = found["15"]
-    winner = _winner(a)
-    assert a.divergence.step == 10
-    assert sorted(winner.runs) == ["15:2", "15:3"]
-    assert winner.action.tool == "respond"
-    losing = {b.runs[0]: b.action.tool for b in a.divergence.branches if b.successes == 0}
-    assert losing["15:1"] == "update_reservation_flights"
+    assert a.decision_step in (8, 10) and a.consequence_step == 10
+    assert _branch_of(a.divergence, "15:1").successes == 0
+    [partial] = [b for b in a.consequence.branches if "15:1" in b.runs]
+    assert partial.action.tool == "update_reservation_flights"
+    assert len(partial.action.args["flights"]) == 1  # the outbound flight only
     seen = [o.observation for o in a.divergence.context.preceding_observations]
-    assert "Error: not enough seats on flight HAT290" in seen
+    assert any("not enough seats on flight HAT290" in o for o in seen)
 
     # 0: run 3 books a new reservation (HATHAU, returned by its own book_reservation) and
     # cancels it later; that id is masked as per-run, nothing else is.

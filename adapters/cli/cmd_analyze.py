@@ -12,7 +12,7 @@ import json
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from oncourse.adapters.cli._json import print_json
@@ -30,6 +30,9 @@ from oncourse.consistency.trajectory import Action
 from rich.console import Console
 from rich.markup import escape
 from rich.tree import Tree
+
+if TYPE_CHECKING:
+    from oncourse.consistency.analyzer import TaskAnalysis
 
 
 def _minilm() -> TextEmbedder:
@@ -67,7 +70,7 @@ def action_label(action: Action, limit: int = 90) -> str:
     return _short(f"{action.tool}({args})", limit)
 
 
-def divergence_tree(analysis: Any) -> Tree:
+def divergence_tree(analysis: TaskAnalysis) -> Tree:
     """The divergence of one task as a rich Tree: prefix, fork step, branches."""
     div = analysis.divergence
     quality = "perfect separation" if div.perfect else f"separates {div.separation:.0%} of runs"
@@ -82,7 +85,10 @@ def divergence_tree(analysis: Any) -> Tree:
         more = f"{len(prefix) - len(shown)} earlier steps … → " if len(prefix) > len(shown) else ""
         line = more + " → ".join(action_label(a, 40) for a in shown)
         tree.add(f"[dim]shared prefix ({len(prefix)} steps): {escape(line)}[/]")
-    fork = tree.add(f"[bold]► step {div.step}[/]")
+    cause = " (context-driven: the branches saw different things just before)"
+    fork = tree.add(
+        f"[bold]► step {div.step}[/] (decision point)" + (cause if div.context_driven else "")
+    )
     for branch, seen in zip(div.branches, div.context.preceding_observations, strict=False):
         mark = "[green]✔[/]" if branch.success_rate >= 0.5 else "[red]✘[/]"
         node = fork.add(
@@ -94,6 +100,20 @@ def divergence_tree(analysis: Any) -> Tree:
             node.add(
                 f"[dim]after {escape(str(seen.tool))}: {escape(_short(seen.observation, 100))}[/]"
             )
+    consequence = analysis.consequence
+    if consequence is not None and consequence.step != div.step:
+        node = tree.add(f"[bold]► step {consequence.step}[/] (consequence: a write differs)")
+        for branch in consequence.branches:
+            mark = "[green]✔[/]" if branch.success_rate >= 0.5 else "[red]✘[/]"
+            node.add(
+                f"{mark} {branch.successes}/{len(branch.runs)} passed "
+                f"{escape(action_label(branch.action))} [dim]({escape(', '.join(branch.runs))})[/]"
+            )
+    weighed = [c for c in analysis.candidates if c.role == "candidate"][:3]
+    if weighed:
+        node = tree.add("[dim]also weighed[/]")
+        for c in weighed:
+            node.add(f"[dim]step {c.step} ({c.kind}, score {c.score:g}): {escape(c.why)}[/]")
     return tree
 
 
@@ -124,6 +144,11 @@ def render_text(analyses: list[Any], console: Console) -> None:
             console.print(divergence_tree(a))
 
 
+def _names(values: list[str]) -> list[str]:
+    """Tool names from repeated and comma-separated option values."""
+    return [name.strip() for value in values for name in value.split(",") if name.strip()]
+
+
 def analyze(
     files: list[Path] = typer.Argument(  # noqa: B008
         ..., help="Trajectory files or folders (oncourse JSONL, tau-bench JSON, openai JSONL)."
@@ -138,6 +163,14 @@ def analyze(
     task_attr: str | None = OTEL_TASK_ATTR,
     task_id_attr: str | None = OTEL_TASK_ID_ATTR,
     success_attr: str | None = OTEL_SUCCESS_ATTR,
+    read_only_tools: list[str] = typer.Option(  # noqa: B008
+        [], "--read-only-tools", help="Tools that change no state (comma-separated, repeatable)."
+    ),
+    scratch_tools: list[str] = typer.Option(  # noqa: B008
+        [],
+        "--scratch-tools",
+        help="Notes/calculators that never decide on their own (comma-separated, repeatable).",
+    ),
 ) -> None:
     """Align each task's runs, find the step where they fork, and contrast the branches."""
     from oncourse.consistency.analyzer import analyze_runs
@@ -155,7 +188,13 @@ def analyze(
         raise InputError("no runs in the input")
     n_tasks = len({t.task_id for t in trajs})
     log.print(f"Analyzing {len(trajs)} runs of {n_tasks} task(s) (embedder: {embedder}) …")
-    analyses = analyze_runs(trajs, EMBEDDERS[embedder](), workers=workers)
+    analyses = analyze_runs(
+        trajs,
+        EMBEDDERS[embedder](),
+        workers=workers,
+        read_only_tools=_names(read_only_tools),
+        scratch_tools=_names(scratch_tools),
+    )
     if as_json:
         print_json({"embedder": embedder, "tasks": [a.model_dump(mode="json") for a in analyses]})
         return

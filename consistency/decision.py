@@ -1,0 +1,414 @@
+"""Rank the forks of a task with mixed outcomes and find its decision point.
+
+With few repeats many steps separate passes from failures perfectly (with one passing run,
+every difference in it does), so the earliest separating fork is often a reworded reply, a note
+or a calculation. Here each fork is looked at for what differs there:
+
+- runs are grouped per column by what they decided: the same tool call; a reply with the same
+  decision (`decision_words.main_decision`: refuse, confirm, ask, transfer, done, inform) or the
+  same meaning; a scratch call (`tool_kinds`) or no step at all count alike (nothing decided);
+- a candidate is a column whose groups separate passes from failures better than the majority
+  guess; it is weighed by kind (a write, then a deciding reply, then a read, then a reply that
+  differs only in meaning), by how well it separates, and marked `context_driven` when the
+  observation right before it (what the user or a tool said) differs in meaning between branches;
+- the consequence is the earliest separating fork where a write differs (a call some run never
+  makes; the same write made at another point is no difference); from there the analysis
+  traces back through the earlier columns where the same runs already split the same way (no
+  group mixes the two sides of the consequence's split): the earliest of them is the decision
+  point. When the consequence is a write only failing runs make and the user's answer right
+  before it differs, the decision is the reply that proposed it (a `confirm` reply at a fork);
+- without a consequence, the best-weighed candidate is the decision point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from oncourse.consistency.align import Alignment
+from oncourse.consistency.canonical import CanonicalTask, TextClusterer, observation_text
+from oncourse.consistency.decision_words import main_decision
+from oncourse.consistency.forks import RawFork, best_split
+from oncourse.consistency.tool_kinds import FAILED_RESULT, ToolKind
+from oncourse.consistency.trajectory import Step, Trajectory
+from pydantic import BaseModel, Field
+
+CandidateKind = Literal["write", "reply", "read", "text"]
+
+_BASE: dict[str, float] = {"write": 3.0, "reply": 2.0, "read": 1.0, "text": 0.5}
+_CONTEXT_CHARS = 400
+_NOTHING = ("-",)
+
+
+class Candidate(BaseModel):
+    """A fork weighed as a possible decision point (what `analyze --json` shows was weighed)."""
+
+    step: int = Field(description="0-based step index in the run that reaches the column first.")
+    column: int = Field(description="Index of the aligned column.")
+    kind: CandidateKind = Field(description="What differs: write, reply (decision), read, text.")
+    score: float = Field(description="Weight: kind, separation, minus context-driven penalty.")
+    why: str = Field(description="One line: what the branches did and how they ended.")
+    context_driven: bool = Field(description="The observation before it differs by branch.")
+    role: Literal["decision", "consequence", "candidate"] = Field(
+        default="candidate", description="decision point, consequence, or only weighed."
+    )
+
+
+@dataclass(slots=True)
+class ColumnSplit:
+    """The runs of one column grouped by what they decided there."""
+
+    column: int
+    step: int
+    kind: CandidateKind
+    groups: list[list[int]]
+    """Run indices per group, best success rate first."""
+    successes: list[int]
+    separation: float
+    p_value: float
+    cut: int
+    labels: list[str]
+    blank: tuple[int, ...]
+    """Groups that decided nothing here (no step, or only a note)."""
+    writes_differ: bool
+    context_driven: bool | None = None
+
+
+@dataclass(slots=True)
+class DecisionPoint:
+    """What `find_decision` found: the ranked candidates, the decision and its consequence."""
+
+    candidates: list[Candidate] = field(default_factory=list)
+    decision: ColumnSplit | None = None
+    consequence: ColumnSplit | None = None
+
+
+class _Cells:
+    """Per run and column: the step there and the key of what was decided."""
+
+    def __init__(
+        self,
+        runs: Sequence[Trajectory],
+        canon: CanonicalTask,
+        alignment: Alignment,
+        kinds: Mapping[str, ToolKind],
+    ):
+        self.runs, self.canon, self.alignment, self.kinds = runs, canon, alignment, kinds
+
+    def step(self, r: int, column: int) -> int:
+        pos = self.alignment.position(r, column)
+        return self.canon.runs[r].order[pos] if pos >= 0 else -1
+
+    def kind(self, r: int, step: int) -> ToolKind:
+        return self.kinds.get(self.runs[r].steps[step].action.tool, "write")
+
+    def key(self, r: int, column: int) -> tuple[object, ...]:
+        step = self.step(r, column)
+        if step < 0:
+            return _NOTHING
+        kind = self.kind(r, step)
+        if kind == "scratch":
+            return _NOTHING
+        if kind == "reply":
+            return ("reply", main_decision(_reply_text(self.runs[r], step)))
+        return (kind, int(self.alignment.matrix[r, column]))
+
+    def label(self, r: int, column: int) -> str:
+        step = self.step(r, column)
+        if step < 0:
+            return "no step"
+        tool = self.runs[r].steps[step].action.tool
+        kind = self.kind(r, step)
+        if kind == "reply":
+            return f"reply ({main_decision(_reply_text(self.runs[r], step))})"
+        return f"{tool} ({kind})"
+
+
+def _failed(step: Step) -> bool:
+    return step.error is not None or bool(FAILED_RESULT.match(observation_text(step.observation)))
+
+
+def _reply_text(run: Trajectory, step: int) -> str:
+    args = run.steps[step].action.args
+    text = args.get("text") or args.get("content")
+    return text if isinstance(text, str) else observation_text(args)
+
+
+def _split(
+    cells: _Cells, column: int, outcomes: Sequence[bool], rows: list[set[int]]
+) -> ColumnSplit:
+    n = len(outcomes)
+    keys = [cells.key(r, column) for r in range(n)]
+    sigs = cells.alignment.matrix[:, column].tolist()
+    # Replies group by the decision they show, calls by their signature: two replies in one
+    # meaning cluster may still decide opposite things ("I can" / "I can't" issue it).
+    by_key: dict[tuple[object, ...], list[int]] = {}
+    for r in range(n):
+        by_key.setdefault(keys[r], []).append(r)
+    groups = list(by_key.values())
+    succ = [sum(outcomes[r] for r in g) for g in groups]
+    order = sorted(range(len(groups)), key=lambda i: (-succ[i] / len(groups[i]), groups[i][0]))
+    groups, succ = [groups[i] for i in order], [succ[i] for i in order]
+    separation, p_value, cut = best_split([len(g) for g in groups], succ)
+    kinds = {keys[g[0]][0] for g in groups}
+    writes_differ = any(
+        keys[g[0]][0] == "write" and not all(sigs[g[0]] in row for row in rows) for g in groups
+    )
+    decisions = {keys[g[0]][1] for g in groups if keys[g[0]][0] == "reply"}
+    kind: CandidateKind
+    if writes_differ:
+        kind = "write"
+    elif "reply" in kinds and (len(decisions) > 1 or (decisions - {"inform"} and "-" in kinds)):
+        kind = "reply"
+    elif kinds & {"read", "write"}:
+        kind = "read"  # lookups differ, or the same write is made at another point
+    else:
+        kind = "text"
+    steps = [s for s in (cells.step(r, column) for r in range(n)) if s >= 0]
+    return ColumnSplit(
+        column=column,
+        step=min(steps) if steps else -1,
+        kind=kind,
+        groups=groups,
+        successes=succ,
+        separation=separation,
+        p_value=p_value,
+        cut=cut,
+        labels=["no step" if keys[g[0]] == _NOTHING else cells.label(g[0], column) for g in groups],
+        blank=tuple(i for i, g in enumerate(groups) if keys[g[0]] == _NOTHING),
+        writes_differ=writes_differ,
+    )
+
+
+def _preceding(cells: _Cells, r: int, column: int) -> tuple[str, str]:
+    """(tool, observation) of the last step before the column that returned something."""
+    run = cells.runs[r]
+    at = cells.step(r, column)
+    if at < 0:
+        cols = cells.alignment.columns[r]
+        order = cells.canon.runs[r].order
+        at = 1 + max((order[p] for p, c in enumerate(cols) if c < column), default=-1)
+    for i in range(at - 1, -1, -1):
+        obs = run.steps[i].observation
+        if obs not in (None, ""):
+            return run.steps[i].action.tool, observation_text(obs)[:_CONTEXT_CHARS]
+    return "", ""
+
+
+def _context_driven(cells: _Cells, split: ColumnSplit, texts: TextClusterer) -> bool:
+    """Whether the branches saw different things right before the column."""
+    seen = [_preceding(cells, g[0], split.column) for g in split.groups]
+    for i in range(len(seen)):
+        for j in range(i + 1, len(seen)):
+            (tool_a, a), (tool_b, b) = seen[i], seen[j]
+            if a == b:
+                continue
+            if tool_a != tool_b or not texts.same(a, b):
+                return True
+    return False
+
+
+def _same_way(cells: _Cells, split: ColumnSplit, high: set[int]) -> bool:
+    """Whether a column splits the runs present there as `high` does.
+
+    Runs with no step there (or only a note) are left out: gaps are where the alignment put a
+    run's extra steps, not evidence. False when the runs present are all on one side.
+    """
+    present = [[r for r in g if cells.key(r, split.column) != _NOTHING] for g in split.groups]
+    present = [g for g in present if g]
+    sides = {r in high for g in present for r in g}
+    if len(sides) < 2:
+        return False
+    return all(set(g) <= high or not (set(g) & high) for g in present)
+
+
+def _why(split: ColumnSplit) -> str:
+    parts = [
+        f"{label}: {s}/{len(g)} passed"
+        for label, g, s in zip(split.labels, split.groups, split.successes, strict=True)
+    ]
+    text = f"{split.kind} fork; " + "; ".join(parts)
+    if split.context_driven:
+        text += "; the observation before it differs between branches"
+    return text
+
+
+def _score(split: ColumnSplit) -> float:
+    perfect = all(s in (0, len(g)) for g, s in zip(split.groups, split.successes, strict=True))
+    value = _BASE[split.kind] + split.separation + (0.5 if perfect else 0.0)
+    return round(value - (1.0 if split.context_driven else 0.0), 3)
+
+
+def find_decision(
+    runs: Sequence[Trajectory],
+    canon: CanonicalTask,
+    alignment: Alignment,
+    outcomes: Sequence[bool],
+    forks: Sequence[RawFork],
+    kinds: Mapping[str, ToolKind],
+    texts: TextClusterer,
+) -> DecisionPoint:
+    """Rank the forks of a mixed task and pick its decision point and consequence."""
+    n = len(outcomes)
+    cells = _Cells(runs, canon, alignment, kinds)
+    rows = [set(row) for row in alignment.matrix.tolist()]
+    baseline = max(sum(outcomes), n - sum(outcomes)) / n
+    splits: dict[int, ColumnSplit] = {}
+    for fork in forks:
+        split = _split(cells, fork.column, outcomes, rows)
+        if len(split.groups) > 1:
+            splits[fork.column] = split
+    separating = [s for s in splits.values() if s.cut and s.separation > baseline + 1e-12]
+    for split in separating:
+        split.context_driven = _context_driven(cells, split, texts)
+    out = DecisionPoint()
+    consequence = min(
+        (s for s in separating if s.kind == "write"), key=lambda s: s.column, default=None
+    )
+    decision: ColumnSplit | None = None
+    why: dict[int, str] = {}
+    if consequence is not None:
+        decision = _trace_back(cells, consequence, splits, outcomes, rows)
+        if decision is not consequence:
+            why[decision.column] = "the same runs already split the same way here"
+        proposal = _proposal(cells, consequence, decision, outcomes, rows, texts)
+        if proposal is not None:
+            decision = proposal
+            why[decision.column] = "the reply that proposed the consequence's write"
+    elif separating:
+        decision = max(separating, key=lambda s: (_score(s), -s.column))
+    out.consequence = consequence
+    out.decision = decision
+    ranked = sorted(separating, key=lambda s: (-_score(s), s.column))
+    if decision is not None:
+        ranked = [decision, *(s for s in ranked if s.column != decision.column)]
+    for split in ranked:
+        role: Literal["decision", "consequence", "candidate"] = "candidate"
+        if decision is not None and split.column == decision.column:
+            role = "decision"
+        elif consequence is not None and split.column == consequence.column:
+            role = "consequence"
+        note = why.get(split.column)
+        out.candidates.append(
+            Candidate(
+                step=split.step,
+                column=split.column,
+                kind=split.kind,
+                score=_score(split),
+                why=_why(split) + (f"; {note}" if note else ""),
+                context_driven=bool(split.context_driven),
+                role=role,
+            )
+        )
+    return out
+
+
+def _trace_back(
+    cells: _Cells,
+    consequence: ColumnSplit,
+    splits: dict[int, ColumnSplit],
+    outcomes: Sequence[bool],
+    rows: list[set[int]],
+) -> ColumnSplit:
+    """The earliest column before the consequence, in an unbroken chain, that splits alike."""
+    high = {r for g in consequence.groups[: consequence.cut] for r in g}
+    best = consequence
+    for column in range(consequence.column - 1, -1, -1):
+        split = splits.get(column)
+        if split is None:
+            keys = {cells.key(r, column) for r in range(len(outcomes))}
+            if keys == {_NOTHING}:
+                continue  # only notes or calculations here: nothing was decided
+            break  # every run did the same: the split comes later
+        # Stop where only one side has a step: the chain of evidence breaks there (jumping over
+        # such gaps finds splits that match the outcomes by chance, with few runs).
+        if not _same_way(cells, split, high) or split.kind == "text":
+            break
+        best = split
+    return best
+
+
+def _proposal(
+    cells: _Cells,
+    consequence: ColumnSplit,
+    decision: ColumnSplit,
+    outcomes: Sequence[bool],
+    all_rows: list[set[int]],
+    texts: TextClusterer,
+) -> ColumnSplit | None:
+    """The fork of the `confirm` reply that led a failing run to a write no passing run made."""
+    if decision is not consequence:
+        return None
+    if consequence.context_driven is None:
+        consequence.context_driven = _context_driven(cells, consequence, texts)
+    if not consequence.context_driven:
+        return None
+    high = [r for g in consequence.groups[: consequence.cut] for r in g]
+    low = [r for g in consequence.groups[consequence.cut :] for r in g]
+    sigs = cells.alignment.matrix[:, consequence.column].tolist()
+    rows = [set(cells.alignment.matrix[r].tolist()) for r in high]
+    # A write that some failing run made and no passing run ever made.
+    writer = next(
+        (
+            r
+            for r in low
+            if cells.key(r, consequence.column)[0] == "write"
+            and not any(sigs[r] in row for row in rows)
+        ),
+        None,
+    )
+    if writer is None:
+        return None
+    at = cells.step(writer, consequence.column)
+    run = cells.runs[writer]
+    for i in range(at - 1, -1, -1):
+        kind = cells.kind(writer, i)
+        if kind in ("scratch", "read") or _failed(run.steps[i]):
+            continue  # nothing decided, or a call that changed nothing
+        if kind != "reply" or main_decision(_reply_text(run, i)) != "confirm":
+            return None
+        pos = cells.canon.runs[writer].order.index(i)
+        column = cells.alignment.columns[writer][pos]
+        split = _split(cells, column, outcomes, all_rows)
+        rates = [s / len(g) for g, s in zip(split.groups, split.successes, strict=True)]
+        mine = next(rate for g, rate in zip(split.groups, rates, strict=True) if writer in g)
+        if len(split.groups) < 2 or mine >= max(rates):
+            return None  # the proposal does not tell the writer's runs from the others
+        split.context_driven = _context_driven(cells, split, texts)
+        return split
+    return None
+
+
+def as_raw_fork(split: ColumnSplit, raw: RawFork | None) -> RawFork:
+    """The split as a fork (its groups as branches), keeping the column's fork kind."""
+    n = sum(len(g) for g in split.groups)
+    n_success = sum(split.successes)
+    baseline = max(n_success, n - n_success) / n if n else 0.0
+    if split.cut == 0:
+        effect = "benign"
+    elif split.separation > baseline + 1e-12:
+        effect = "separating"
+    else:
+        effect = "inconclusive"
+    return RawFork(
+        column=split.column,
+        step=split.step,
+        kind=raw.kind if raw is not None else "text",
+        effect=effect,  # type: ignore[arg-type]
+        groups=split.groups,
+        successes=split.successes,
+        p_value=split.p_value,
+        separation=split.separation,
+        blank=split.blank,
+    )
+
+
+__all__ = [
+    "Candidate",
+    "CandidateKind",
+    "ColumnSplit",
+    "DecisionPoint",
+    "as_raw_fork",
+    "find_decision",
+]
