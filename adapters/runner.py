@@ -9,39 +9,35 @@ runs per task.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+from oncourse.adapters._run_request import (
+    RUN_BACKENDS,
+    RunRequest,
+    derive_seed,
+    failed_run,
+    make_run,
+    memory_hook_for,
+    memory_location,
+    public_location,
+    run_id_for,
+)
 from oncourse.adapters._runlog import RunLog, read_run_log
 from oncourse.adapters.agent import (
     DEFAULT_SYSTEM_PROMPT,
-    MemoryHook,
     effective_temperature,
-    run_agent,
 )
 from oncourse.adapters.models import describe_model, get_model
 from oncourse.adapters.suites.base import Suite, Task
-from oncourse.consistency._version import __version__
 from oncourse.consistency.chat import ChatModel, ModelSettings
 from oncourse.consistency.errors import ConfigError, InputError
-from oncourse.consistency.trajectory import RunError, RunMeta, Trajectory
-
-
-def run_id_for(task_id: str, index: int) -> str:
-    """The id of run `index` of a task: `task_id#r{index}`."""
-    return f"{task_id}#r{index}"
-
-
-def derive_seed(seed: int, task_id: str, index: int) -> int:
-    """The seed of run `index` of a task: a hash of (seed, task_id, index), below 2**31."""
-    digest = hashlib.sha256(f"{seed}\x1f{task_id}\x1f{index}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") % (2**31)
+from oncourse.consistency.trajectory import Trajectory
 
 
 def _check_settings(n: int, concurrency: int, max_steps: int, timeout_s: float) -> None:
@@ -66,18 +62,6 @@ def _select_tasks(suite: Suite, split: str, task_ids: Sequence[str] | None) -> l
     if not tasks:
         raise InputError(f"suite {suite.name!r} has no tasks in split {split!r}")
     return tasks
-
-
-def _memory_hook(memory_path: str | Path | None) -> MemoryHook | None:
-    if memory_path is None:
-        return None
-    if not Path(memory_path).exists():
-        raise InputError("no guideline memory here", path=str(memory_path))
-    from oncourse.memory.inject import memory_hook
-    from oncourse.memory.store import GuidelineMemory
-
-    hook: MemoryHook = memory_hook(GuidelineMemory(memory_path))  # type: ignore[assignment]
-    return hook
 
 
 def _mismatch(run: Trajectory, arm: dict[str, Any]) -> str | None:
@@ -128,32 +112,6 @@ def _existing_runs(
     return done
 
 
-def _harness_failure(
-    task: Task,
-    run_id: str,
-    seed: int,
-    model: ChatModel,
-    settings: ModelSettings | None,
-    exc: BaseException,
-) -> Trajectory:
-    """A run the harness itself could not complete (an environment bug): a failed run."""
-    return Trajectory(
-        task_id=task.task_id,
-        run_id=run_id,
-        task=task.instruction,
-        success=False,
-        steps=[],
-        error=RunError(kind="harness_error", message=f"{type(exc).__name__}: {exc}"),
-        meta=RunMeta(
-            **describe_model(model),
-            temperature=effective_temperature(model, settings),
-            seed=seed,
-            started_at=datetime.now(UTC).isoformat(timespec="seconds"),
-            oncourse_version=__version__,
-        ),
-    )
-
-
 @contextmanager
 def _progress_bar(
     enabled: bool, total: int, done: int, label: str
@@ -196,6 +154,29 @@ def _progress_bar(
         yield advance
 
 
+def _suite_name(suite: Suite | str | Path, loaded: Suite) -> str:
+    if not isinstance(suite, str | Path):
+        return loaded.name
+    path = Path(suite).expanduser()
+    return str(path.resolve()) if path.is_dir() else str(suite)
+
+
+def _check_backend(backend: str, suite: Suite | str | Path, model: str | ChatModel) -> None:
+    if backend not in RUN_BACKENDS:
+        raise ConfigError(f"backend must be one of {', '.join(RUN_BACKENDS)}, got {backend!r}")
+    if backend == "local":
+        return
+    if not isinstance(suite, str | Path):
+        raise ConfigError(
+            f"the {backend} backend rebuilds the suite on each worker: "
+            "give a built-in suite name or a suite directory"
+        )
+    if not isinstance(model, str):
+        raise ConfigError(
+            f"the {backend} backend rebuilds the model on each worker: give a model spec string"
+        )
+
+
 def run_many(
     suite: Suite | str | Path,
     model_spec_or_model: str | ChatModel,
@@ -212,6 +193,8 @@ def run_many(
     timeout_s: float = 120.0,
     task_ids: Sequence[str] | None = None,
     system_prompt: str | None = None,
+    backend: str = "local",
+    ray_address: str | None = None,
 ) -> list[Trajectory]:
     """Run each task of a split `n` times and append every finished run to `out_path`.
 
@@ -222,7 +205,7 @@ def run_many(
         n: Runs per task.
         split: `train`, `heldout`, `heldout-novel` or `all`.
         out_path: The JSONL results file (append-only).
-        memory_path: A guideline memory to inject from; None runs without memory.
+        memory_path: A guideline memory (path or `postgresql://` URL); None runs without one.
         concurrency: Runs in flight at once.
         resume: Complete an interrupted file instead of refusing a non-empty one.
         seed: Base seed; each run's seed is derived from it, the task id and the run index.
@@ -232,12 +215,17 @@ def run_many(
         timeout_s: Wall-clock limit per run.
         task_ids: Run only these tasks of the split.
         system_prompt: Base system prompt; the suite's own prompt by default.
+        backend: `local` (threads here) or `ray` (one Ray task per run; suite and model must
+            then be given by name). This process alone writes `out_path` either way.
+        ray_address: The Ray cluster to join (`auto`, `ray://host:10001`, ...); None starts a
+            local one for this call.
 
     Returns:
         All runs of the selected tasks (earlier ones from the file included), ordered by task
         then run index.
     """
     _check_settings(n, concurrency, max_steps, timeout_s)
+    _check_backend(backend, suite, model_spec_or_model)
     if not isinstance(suite, str | Path):
         loaded: Suite = suite
     else:
@@ -250,9 +238,12 @@ def run_many(
         if isinstance(model_spec_or_model, str)
         else model_spec_or_model
     )
-    hook = _memory_hook(memory_path)
+    location = memory_location(memory_path) if memory_path is not None else None
+    hook = memory_hook_for(memory_path) if backend == "local" else None
+    if backend != "local" and memory_path is not None:
+        memory_hook_for(memory_path)  # fail here, once, rather than on every worker
     out = Path(out_path)
-    memory = str(Path(memory_path).resolve()) if memory_path is not None else None
+    memory = public_location(location)
     # Runs of another arm must never be mixed in: a paired comparison would be meaningless.
     arm = {
         "model": describe_model(model)["model"],
@@ -260,46 +251,44 @@ def run_many(
         "memory": memory,
     }
     done = _existing_runs(out, resume, tasks, n, arm)
-    prompt = (
-        system_prompt
+    request = RunRequest(
+        suite=_suite_name(suite, loaded),
+        model=model_spec_or_model
+        if isinstance(model_spec_or_model, str)
+        else describe_model(model)["model"],
+        split=split,
+        seed=seed,
+        settings=settings,
+        system_prompt=system_prompt
         if system_prompt is not None
-        else (loaded.system_prompt or DEFAULT_SYSTEM_PROMPT)
+        else (loaded.system_prompt or DEFAULT_SYSTEM_PROMPT),
+        max_steps=max_steps,
+        timeout_s=timeout_s,
+        memory=location,
+        extra_meta={"suite": loaded.name, "split": split, "memory": memory},
     )
-    extra_meta: dict[str, Any] = {
-        "suite": loaded.name,
-        "split": split,
-        "memory": memory,
-    }
-
-    def one_run(task: Task, index: int) -> Trajectory:
-        run_id = run_id_for(task.task_id, index)
-        run_seed = derive_seed(seed, task.task_id, index)
-        try:
-            traj = run_agent(
-                model,
-                loaded.make_env(task),
-                task,
-                settings=settings,
-                system_prompt=prompt,
-                memory_hook=hook,
-                max_steps=max_steps,
-                timeout_s=timeout_s,
-                seed=run_seed,
-                run_id=run_id,
-            )
-        except Exception as exc:  # noqa: BLE001 - a thrown run is a failed run
-            traj = _harness_failure(task, run_id, run_seed, model, settings, exc)
-        for key, value in extra_meta.items():
-            setattr(traj.meta, key, value)
-        return traj
-
     todo = [
         (task, i) for task in tasks for i in range(n) if run_id_for(task.task_id, i) not in done
     ]
     total = len(tasks) * n
     label = f"{loaded.name}/{split} x{n} {describe_model(model)['model']}"
     with RunLog(out) as log, _progress_bar(progress, total, total - len(todo), label) as advance:
-        _execute(todo, one_run, log, advance, concurrency, done)
+        if backend == "ray":
+            from oncourse.adapters._ray_backend import run_on_ray
+
+            run_on_ray(
+                request,
+                todo,
+                log,
+                advance,
+                concurrency,
+                done,
+                failed=lambda task, index, error: failed_run(model, request, task, index, error),
+                address=ray_address,
+            )
+        else:
+            one_run = partial(make_run, loaded, model, hook, request)
+            _execute(todo, one_run, log, advance, concurrency, done)
     return [done[run_id_for(t.task_id, i)] for t in tasks for i in range(n)]
 
 
@@ -345,4 +334,13 @@ def _execute(
             raise
 
 
-__all__ = ["derive_seed", "run_id_for", "run_many"]
+__all__ = [
+    "RUN_BACKENDS",
+    "RunRequest",
+    "derive_seed",
+    "make_run",
+    "memory_location",
+    "public_location",
+    "run_id_for",
+    "run_many",
+]

@@ -35,6 +35,10 @@ class MemoryStoreError(OncourseError):
     """The guideline store cannot be opened, read or written."""
 
 
+class RunsLostError(OncourseError):
+    """Runs were lost with their worker or node (not failed by the model); resume to redo them."""
+
+
 class ModelCallError(OncourseError):
     """A model call failed for good (after the SDK's own retries); ends the run, not the eval."""
 

@@ -38,7 +38,7 @@ def test_python_spec_builds_a_user_model() -> None:
 
 def test_unknown_provider_lists_the_known_ones() -> None:
     with pytest.raises(
-        ConfigError, match="anthropic, openai, openai-compatible, python, simulated"
+        ConfigError, match="anthropic, delayed, openai, openai-compatible, python, simulated"
     ):
         get_model("mistral:large")
 

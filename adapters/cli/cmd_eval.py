@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from oncourse.adapters.cli._backend import BackendOption, RayAddressOption, run_many_for
 from oncourse.adapters.cli._json import print_json
 from oncourse.consistency.errors import InputError
 
@@ -108,6 +109,8 @@ def eval_command(
     seed: Annotated[int, typer.Option("--seed", help="Base seed shared by both arms.")] = 0,
     concurrency: Annotated[int, typer.Option("--concurrency", help="Parallel runs.")] = 4,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    backend: BackendOption = "local",
+    ray_address: RayAddressOption = None,
 ) -> None:
     """Baseline vs memory on each split: rates with ranges, lift, McNemar, harm, tokens."""
     from oncourse.adapters.evaluation import run_eval
@@ -123,6 +126,7 @@ def eval_command(
         splits=_splits(splits),
         seed=seed,
         concurrency=concurrency,
+        run_many=run_many_for(backend, ray_address),
     )
     if as_json:
         print_json(result.model_dump(mode="json"))

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from oncourse.adapters.cli._backend import BackendOption, RayAddressOption, run_many_for
 from oncourse.adapters.cli._json import print_json
 
 
@@ -30,6 +31,8 @@ def evolve_command(
     seed: Annotated[int, typer.Option("--seed", help="Base seed.")] = 0,
     concurrency: Annotated[int, typer.Option("--concurrency", help="Parallel runs.")] = 4,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    backend: BackendOption = "local",
+    ray_address: RayAddressOption = None,
 ) -> None:
     """Baseline on train -> analyze -> generate -> screen -> add -> validate (promote/retire)."""
     from oncourse.adapters.evolve import evolve, summary_lines
@@ -45,6 +48,7 @@ def evolve_command(
         resume=resume,
         seed=seed,
         concurrency=concurrency,
+        run_many=run_many_for(backend, ray_address),
     )
     if as_json:
         print_json(result.model_dump(mode="json"))

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from oncourse.adapters.cli._backend import BackendOption, RayAddressOption, check_backend
 from oncourse.consistency.trajectory import Trajectory
 
 
@@ -60,7 +61,8 @@ def run(
     ] = "simulated",
     n: Annotated[int, typer.Option("--n", help="Runs per task.")] = 5,
     memory: Annotated[
-        Path | None, typer.Option("--memory", help="Guideline memory to inject from.")
+        str | None,
+        typer.Option("--memory", help="Guideline memory to inject from (path or postgresql://)."),
     ] = None,
     split: Annotated[
         str, typer.Option("--split", help="train, heldout, heldout-novel or all.")
@@ -81,13 +83,16 @@ def run(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print one JSON object on stdout.")
     ] = False,
+    backend: BackendOption = "local",
+    ray_address: RayAddressOption = None,
 ) -> None:
     """Run an agent on every task of a suite N times; append each run to --out."""
     from oncourse.adapters.cli._json import print_json
-    from oncourse.adapters.runner import run_many
+    from oncourse.adapters.runner import public_location, run_many
     from oncourse.consistency.chat import ModelSettings
     from oncourse.consistency.errors import ConfigError
 
+    check_backend(backend, ray_address)
     valid_splits = ("train", "heldout", "heldout-novel", "all")
     if split not in valid_splits:
         raise ConfigError(f"--split must be one of {', '.join(valid_splits)}, got {split!r}")
@@ -112,6 +117,8 @@ def run(
         settings=ModelSettings(temperature=temperature),
         max_steps=max_steps,
         timeout_s=timeout,
+        backend=backend,
+        ray_address=ray_address,
     )
     result = {
         "out": str(out),
@@ -120,7 +127,7 @@ def run(
         "model": model,
         "n": n,
         "seed": seed,
-        "memory": str(memory) if memory else None,
+        "memory": public_location(memory) if memory else None,
         **summarize(runs, n, max(0, _count_lines(out) - before)),
         "duration_s": round(time.monotonic() - started, 2),
     }

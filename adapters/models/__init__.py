@@ -7,6 +7,7 @@
 | `openai-compatible:http://host:port/v1#MODEL`  | vLLM, Ollama, llama.cpp server, ...      |
 | `simulated` or `simulated:temperature=0.7,seed=3` | the offline stand-in for an LLM       |
 | `python:package.module:factory`                | your own `ChatModel`, built by `factory()` |
+| `delayed:SECONDS:SPEC`                          | SPEC's model after a fixed wait (benchmarks) |
 
 Every model exposes `name`, `provider` and `simulated`, which go into each run's provenance.
 Provider SDKs are imported only when a model is first called.
@@ -102,12 +103,19 @@ def _python(rest: str) -> ChatModel:
     return model
 
 
+def _delayed(rest: str) -> ChatModel:
+    from oncourse.adapters.models.delayed import delayed
+
+    return delayed(rest)
+
+
 MODEL_PROVIDERS: dict[str, ModelFactory] = {
     "openai": _openai,
     "anthropic": _anthropic,
     "openai-compatible": _openai_compatible,
     "simulated": _simulated,
     "python": _python,
+    "delayed": _delayed,
 }
 
 

@@ -1,0 +1,150 @@
+"""A worker node killed mid-run: every task still ends with exactly N runs, none twice.
+
+A real two-node Ray cluster on this machine (`ray.cluster_utils.Cluster`, one CPU per node) is
+started once for the module and shut down at the end. The model answers like the simulated one
+after a fixed wait, so runs last long enough for a node to die under one of them.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from oncourse.adapters import _ray_backend
+from oncourse.adapters.runner import run_many
+from oncourse.adapters.suites import load_suite
+from oncourse.consistency.errors import RunsLostError
+
+pytestmark = pytest.mark.slow
+
+MODEL = "delayed:0.1:simulated"
+N = 3
+TIMING = {"started_at", "duration_s"}
+
+
+def comparable(traj: Any) -> dict[str, Any]:
+    data = dict(traj) if isinstance(traj, dict) else traj.model_dump(mode="json")
+    data["meta"] = {k: v for k, v in data["meta"].items() if k not in TIMING}
+    data["steps"] = [{k: v for k, v in s.items() if k not in TIMING} for s in data["steps"]]
+    return data
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Any]:
+    ray = pytest.importorskip("ray")
+    from ray.cluster_utils import Cluster
+
+    head = Cluster(
+        initialize_head=True,
+        head_node_args={"num_cpus": 1, "include_dashboard": False},
+    )
+    try:
+        ray.init(address=head.address, logging_level="WARNING")
+        yield head
+    finally:
+        ray.shutdown()
+        head.shutdown()
+
+
+@pytest.fixture(scope="module")
+def tasks() -> list[str]:
+    return [t.task_id for t in load_suite("mini-apps").tasks("train")][:6]
+
+
+@pytest.fixture(scope="module")
+def expected(tasks: list[str], tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
+    """The same runs made by local threads: what the cluster must end with."""
+    out = tmp_path_factory.mktemp("local") / "runs.jsonl"
+    runs = run_many("mini-apps", MODEL, N, "train", out, task_ids=tasks, progress=False)
+    return [comparable(t) for t in runs]
+
+
+def kill_after(
+    cluster: Any, node: Any, out: Path, lines: int
+) -> tuple[threading.Thread, list[int]]:
+    """Remove `node` from the cluster once `out` holds `lines` runs; records the count then."""
+    seen: list[int] = []
+
+    def watch() -> None:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            count = out.read_text().count("\n") if out.exists() else 0
+            if count >= lines:
+                seen.append(count)
+                cluster.remove_node(node, allow_graceful=False)
+                return
+            time.sleep(0.02)
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    return thread, seen
+
+
+def check_file(out: Path, tasks: list[str]) -> list[str]:
+    ids = [json.loads(line)["run_id"] for line in out.read_text().splitlines()]
+    assert len(ids) == len(set(ids)), "no run written twice"
+    per_task = Counter(run_id.split("#r")[0] for run_id in ids)
+    assert set(per_task) <= set(tasks) and all(c <= N for c in per_task.values())
+    return ids
+
+
+def test_node_killed_mid_run_ray_retries_its_runs(
+    cluster: Any, tasks: list[str], expected: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    worker = cluster.add_node(num_cpus=1)
+    cluster.wait_for_nodes()
+    out = tmp_path / "runs.jsonl"
+    watcher, killed_at = kill_after(cluster, worker, out, 4)
+    runs = run_many(
+        "mini-apps", MODEL, N, "train", out, task_ids=tasks, concurrency=2, backend="ray"
+    )
+    watcher.join(timeout=5)
+    assert killed_at and killed_at[0] < len(tasks) * N, "the node died while runs were left"
+    ids = check_file(out, tasks)
+    assert len(ids) == len(tasks) * N, "exactly N runs of every task"
+    assert [comparable(t) for t in runs] == expected, "the same runs as local threads make"
+
+
+def test_runs_lost_with_a_node_are_made_on_resume(
+    cluster: Any,
+    tasks: list[str],
+    expected: list[dict[str, Any]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without retries a lost run is reported, never written as a failure; resume makes it."""
+    monkeypatch.setattr(_ray_backend, "DEFAULT_RETRIES", 0)
+    worker = cluster.add_node(num_cpus=1)
+    cluster.wait_for_nodes()
+    out = tmp_path / "runs.jsonl"
+    watcher, killed_at = kill_after(cluster, worker, out, 4)
+    with pytest.raises(RunsLostError, match="--resume"):
+        run_many("mini-apps", MODEL, N, "train", out, task_ids=tasks, concurrency=2, backend="ray")
+    watcher.join(timeout=5)
+    assert killed_at
+    ids = check_file(out, tasks)
+    assert len(ids) < len(tasks) * N, "the run on the killed node is not in the file"
+    by_id = {run["run_id"]: run for run in expected}
+    for line in out.read_text().splitlines():
+        run = comparable(json.loads(line))
+        assert run == by_id[run["run_id"]], "what is written is the real run, not a failure"
+
+    runs = run_many(
+        "mini-apps",
+        MODEL,
+        N,
+        "train",
+        out,
+        task_ids=tasks,
+        concurrency=2,
+        backend="ray",
+        resume=True,
+    )
+    assert len(check_file(out, tasks)) == len(tasks) * N
+    assert [comparable(t) for t in runs] == expected
