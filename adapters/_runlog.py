@@ -8,11 +8,14 @@ a complete line that is not a valid trajectory is bad input and is reported with
 from __future__ import annotations
 
 import json
+import re
 import sys
 import threading
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
+from oncourse.adapters.importers import MAX_DEPTH, MAX_RECORD_CHARS, _too_deep
 from oncourse.consistency.errors import InputError
 from oncourse.consistency.trajectory import Trajectory
 from pydantic import ValidationError
@@ -48,14 +51,27 @@ def read_run_log(path: Path, *, repair: bool) -> list[Trajectory]:
     for number, raw in enumerate(data[:good_end].split(b"\n")[:-1], start=1):
         if not raw.strip():
             continue
+        if len(raw) > MAX_RECORD_CHARS:
+            raise InputError(
+                f"line of {len(raw)} bytes is over the limit of {MAX_RECORD_CHARS}",
+                path=str(path),
+                line=number,
+            )
         try:
-            runs.append(Trajectory.model_validate(json.loads(raw)))
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            value = json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
             raise InputError(f"not valid JSON ({exc})", path=str(path), line=number) from None
+        if _too_deep(value):
+            raise InputError(
+                f"record nested more than {MAX_DEPTH} levels deep", path=str(path), line=number
+            )
+        try:
+            runs.append(Trajectory.model_validate(value))
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first["loc"]) or "record"
-            raise InputError(f"{where}: {first['msg']}", path=str(path), line=number) from None
+            message = first["msg"].removeprefix("Value error, ")
+            raise InputError(f"{where}: {message}", path=str(path), line=number) from None
     return runs
 
 
@@ -96,3 +112,25 @@ class RunLog:
             self._handle.write(line)
             # A flushed line survives a kill of this process; that is what resume relies on.
             self._handle.flush()
+
+
+def default_out_path(suite: str, split: str, model: str, n: int, root: Path = Path("runs")) -> Path:
+    """A new results file under `root` named after the suite, split, model, N and the time."""
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    raw = f"{Path(suite).name}-{split}-{model}-n{n}-{stamp}"
+    name = re.sub(r"[^A-Za-z0-9._-]+", "_", raw)
+    path = root / f"{name}.jsonl"
+    counter = 1
+    while path.exists():
+        counter += 1
+        path = root / f"{name}-{counter}.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def complete_lines(path: Path) -> int:
+    """Newline-terminated lines in a results file (0 when it does not exist)."""
+    if not path.exists():
+        return 0
+    with path.open("rb") as handle:
+        return sum(1 for line in handle if line.endswith(b"\n"))

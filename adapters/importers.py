@@ -7,17 +7,19 @@ escapes. Formats are chosen through the `READERS` registry (one record at a time
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
+import warnings
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from oncourse.adapters import _openai_transcripts, _tau_bench, otel
 from oncourse.adapters._chat_steps import RecordError
-from oncourse.consistency.errors import ConfigError, InputError
+from oncourse.consistency.errors import ConfigError, InputError, InputWarning
 from oncourse.consistency.trajectory import Trajectory
 from pydantic import ValidationError
 
@@ -25,6 +27,24 @@ ONCOURSE = "oncourse"
 FORMATS = (ONCOURSE, _tau_bench.FORMAT, _openai_transcripts.FORMAT, otel.FORMAT)
 EXAMPLE_FILE = "support-desk-synthetic.jsonl"
 _SUFFIXES = (".jsonl", ".json")
+MAX_DEPTH = 100
+"""Deepest nesting of objects and lists a record may have (analysis recurses over arguments)."""
+MAX_RECORD_CHARS = 64 * 2**20
+"""Longest record (a JSONL line, or one item of a JSON list) read, in characters."""
+
+_COMPRESSED = {
+    b"\x1f\x8b": "gzip-compressed (decompress it first, e.g. gunzip)",
+    b"PK\x03\x04": "a zip archive (extract it first)",
+    b"BZh": "bzip2-compressed (decompress it first, e.g. bunzip2)",
+    b"\xfd7zXZ\x00": "xz-compressed (decompress it first, e.g. unxz)",
+    b"(\xb5/\xfd": "zstd-compressed (decompress it first, e.g. unzstd)",
+}
+_WIDE_BOMS = (  # UTF-32 before UTF-16: the UTF-32-LE mark starts with the UTF-16-LE one
+    (b"\xff\xfe\x00\x00", "UTF-32-LE"),
+    (b"\x00\x00\xfe\xff", "UTF-32-BE"),
+    (b"\xff\xfe", "UTF-16-LE"),
+    (b"\xfe\xff", "UTF-16-BE"),
+)
 
 
 @dataclass(frozen=True)
@@ -59,23 +79,82 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
-def _read_text(path: Path) -> str:
+def _decode(path: Path, data: bytes) -> str:
+    """The text of a file: UTF-8 with or without a byte-order mark; anything else is named."""
+    for magic, what in _COMPRESSED.items():
+        if data.startswith(magic):
+            raise InputError(f"{what}; expected UTF-8 JSON or JSONL text", path=str(path))
+    for bom, name in _WIDE_BOMS:
+        if data.startswith(bom):
+            raise InputError(
+                f"{name} text (byte-order mark), not UTF-8; save it as UTF-8", path=str(path)
+            )
+    head = data[:4096]
+    if b"\x00" in head:
+        odd_nuls = head[1::2].count(0) > len(head) // 4
+        even_nuls = head[0::2].count(0) > len(head) // 4
+        what = "UTF-16 text without a byte-order mark" if odd_nuls != even_nuls else "binary data"
+        raise InputError(f"{what} (NUL bytes), not UTF-8 text", path=str(path))
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise InputError(
+            f"not UTF-8 text (byte {exc.start}: 0x{data[exc.start]:02X}); save it as UTF-8",
+            path=str(path),
+            line=line,
+        ) from None
+
+
+def _read_bytes(path: Path) -> bytes:
     if not path.exists():
         raise InputError("no such file", path=str(path))
     if path.is_dir():
         raise InputError("is a directory (expected a file)", path=str(path))
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", path=str(path)) from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise InputError(f"not UTF-8 text (byte {exc.start})", path=str(path), line=line) from None
+
+
+def _read_text(path: Path) -> str:
+    text = _decode(path, _read_bytes(path))
     if not text.strip():
         raise InputError("empty file: no trajectories", path=str(path))
     return text
+
+
+def _too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether `value` nests objects/lists deeper than `limit` (iterative: no recursion)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Iterable[Any] = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def _check_record(path: Path, line: int, value: Any) -> None:
+    if _too_deep(value):
+        raise InputError(
+            f"record nested more than {MAX_DEPTH} levels deep", path=str(path), line=line
+        )
+
+
+def _check_size(path: Path, line: int, size: int) -> None:
+    if size > MAX_RECORD_CHARS:
+        raise InputError(
+            f"record of {size} characters is over the limit of {MAX_RECORD_CHARS}",
+            path=str(path),
+            line=line,
+        )
 
 
 def _loads(text: str) -> Any:
@@ -113,6 +192,8 @@ def _json_array(path: Path, text: str) -> list[_Record]:
             value, end = decoder.raw_decode(text, pos)
         except (ValueError, RecursionError) as exc:
             raise _decode_error(path, exc, line) from None
+        _check_size(path, line, end - pos)
+        _check_record(path, line, value)
         records.append(_Record(line, value))
         line += text.count("\n", pos, end)
         pos = end
@@ -139,12 +220,15 @@ def _json_lines(path: Path, text: str, tolerate_truncated_tail: bool = False) ->
     for number, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
+        _check_size(path, number, len(raw))
         try:
-            records.append(_Record(number, _loads(raw)))
+            value = _loads(raw)
         except (ValueError, RecursionError) as exc:
             if tolerate_truncated_tail and number - 1 == last and not text.endswith("\n"):
                 break  # a writer was killed mid-line; the complete lines stand
             raise _decode_error(path, exc, number, offset_line=number - 1) from None
+        _check_record(path, number, value)
+        records.append(_Record(number, value))
     return records
 
 
@@ -210,7 +294,8 @@ def _validation_message(exc: ValidationError) -> str:
     more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
     if first["type"] == "missing":
         return f"missing required field '{where}'{more}"
-    return f"field '{where}': {first['msg']}{more}"
+    message = first["msg"].removeprefix("Value error, ")
+    return f"field '{where}': {message}{more}"
 
 
 def _to_trajectory(path: Path, record: _Record, index: int, fmt: str) -> Trajectory:
@@ -255,6 +340,37 @@ def _whole_file_format(path: Path, fmt: str) -> str | None:
     return next((name for name, sniff in FILE_SNIFFERS.items() if sniff(head)), None)
 
 
+@dataclass
+class LoadedRuns:
+    """The runs read from a set of files, after repeated files and run ids were dropped."""
+
+    trajectories: list[Trajectory]
+    duplicates: int = 0
+    """Runs dropped: a file given twice, or a run id seen before (in its file, or with the same
+    content in another file)."""
+    warnings: list[str] = field(default_factory=list)
+    """One line per dropped file or run id group, as the CLI prints them."""
+
+
+def _load_records(
+    path: Path, fmt: str, otel_options: otel.OtelOptions | None = None
+) -> list[tuple[Trajectory, bool]]:
+    """Trajectories of one file, each with whether its run id came from the file itself."""
+    whole = _whole_file_format(path, fmt)
+    if whole is not None:
+        trajs = FILE_READERS[whole](path, _read_text(path), otel_options)
+        return [(traj, traj.run_id is not None) for traj in trajs]
+    records = _parse(path)
+    chosen = _detect(path, records) if fmt == "auto" else fmt
+    return [
+        (
+            _to_trajectory(path, rec, i, chosen),
+            isinstance(rec.value, dict) and rec.value.get("run_id") is not None,
+        )
+        for i, rec in enumerate(records)
+    ]
+
+
 def load_file(
     path: str | Path, fmt: str = "auto", otel_options: otel.OtelOptions | None = None
 ) -> list[Trajectory]:
@@ -263,29 +379,98 @@ def load_file(
     `otel_options` names the span attributes holding task and outcome in OTLP traces.
     """
     _check_format(fmt)
-    path = Path(path)
-    whole = _whole_file_format(path, fmt)
-    if whole is not None:
-        return FILE_READERS[whole](path, _read_text(path), otel_options)
-    records = _parse(path)
-    chosen = _detect(path, records) if fmt == "auto" else fmt
-    return [_to_trajectory(path, rec, i, chosen) for i, rec in enumerate(records)]
+    return [traj for traj, _ in _load_records(Path(path), fmt, otel_options)]
 
 
-def load_trajectories(
+def _content_key(traj: Trajectory) -> str:
+    blob = json.dumps(traj.model_dump(mode="json"), sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def _drop_repeated_ids(
+    path: Path, loaded: list[tuple[Trajectory, bool]], seen_content: set[tuple[str, str]]
+) -> tuple[list[Trajectory], int, list[str]]:
+    """Drop a run id repeated within the file, or given by the file with content seen before."""
+    kept: list[Trajectory] = []
+    in_file: set[str] = set()
+    repeated: dict[str, int] = {}
+    for traj, own_id in loaded:
+        rid = traj.run_id
+        if rid is None:
+            kept.append(traj)
+            continue
+        key = (rid, _content_key(traj)) if own_id else None
+        if rid in in_file or (key is not None and key in seen_content):
+            repeated[rid] = repeated.get(rid, 0) + 1
+            continue
+        in_file.add(rid)
+        if key is not None:
+            seen_content.add(key)
+        kept.append(traj)
+    notes = []
+    if repeated:
+        ids = ", ".join(sorted(repeated)[:5]) + (" ..." if len(repeated) > 5 else "")
+        notes.append(
+            f"{path}: {sum(repeated.values())} run(s) repeat a run id already read "
+            f"({ids}); each run is counted once"
+        )
+    return kept, sum(repeated.values()), notes
+
+
+def read_runs(
     paths: Iterable[str | Path], fmt: str = "auto", otel_options: otel.OtelOptions | None = None
-) -> list[Trajectory]:
-    """The trajectories of every file (a directory means its .json/.jsonl files), in order."""
+) -> LoadedRuns:
+    """The runs of every file, each counted once: a repeated file or run id is dropped and said.
+
+    A file given twice (the same file, or one with the same bytes) is read once; a run id that
+    repeats within a file, or that a file gives with the same content as a run already read,
+    keeps its first run. Each drop adds a warning (also issued as an `InputWarning`).
+    """
     _check_format(fmt)
     if isinstance(paths, str | Path):
         paths = [paths]
     files = list(_expand(paths))
     if not files:
         raise InputError("no input files given")
-    trajs: list[Trajectory] = []
+    result = LoadedRuns(trajectories=[])
+    seen_files: dict[str, Path] = {}
+    seen_content: set[tuple[str, str]] = set()
     for path in files:
-        trajs.extend(load_file(path, fmt, otel_options))
-    return trajs
+        digest = hashlib.sha256(_read_bytes(path)).hexdigest()
+        if digest in seen_files:
+            runs = len(_load_records(path, fmt, otel_options))
+            result.duplicates += runs
+            same = seen_files[digest]
+            how = "given twice" if _same_file(same, path) else f"has the same content as {same}"
+            result.warnings.append(f"{path}: {how}; its {runs} run(s) are counted once")
+            continue
+        seen_files[digest] = path
+        kept, dropped, notes = _drop_repeated_ids(
+            path, _load_records(path, fmt, otel_options), seen_content
+        )
+        result.trajectories.extend(kept)
+        result.duplicates += dropped
+        result.warnings.extend(notes)
+    for note in result.warnings:
+        warnings.warn(note, InputWarning, stacklevel=2)
+    return result
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def load_trajectories(
+    paths: Iterable[str | Path], fmt: str = "auto", otel_options: otel.OtelOptions | None = None
+) -> list[Trajectory]:
+    """The trajectories of every file (a directory means its .json/.jsonl files), in order.
+
+    Repeated files and run ids are dropped with a warning, as `read_runs` does.
+    """
+    return read_runs(paths, fmt, otel_options).trajectories
 
 
 def read_jsonl_trajectories(
@@ -353,10 +538,14 @@ def example_path() -> Path:
 __all__ = [
     "FILE_READERS",
     "FORMATS",
+    "MAX_DEPTH",
+    "MAX_RECORD_CHARS",
     "READERS",
+    "LoadedRuns",
     "detect_format",
     "example_path",
     "load_file",
+    "read_runs",
     "load_trajectories",
     "read_jsonl_trajectories",
     "trajectory_line",

@@ -45,3 +45,7 @@ class ModelCallError(OncourseError):
     def __init__(self, kind: str, message: str):
         self.kind = kind
         super().__init__(f"{kind}: {message}")
+
+
+class InputWarning(UserWarning):
+    """Usable but suspect input (a file given twice, a repeated run id); printed as one line."""

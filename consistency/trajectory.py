@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 SCHEMA_VERSION = "1"
+SUPPORTED_SCHEMA_VERSIONS = frozenset({SCHEMA_VERSION})
 RESPOND_TOOL = "respond"
 
 
@@ -79,6 +80,17 @@ class Trajectory(BaseModel):
     final_answer: str | None = Field(default=None, description="The agent's final answer.")
     error: RunError | None = Field(default=None, description="Set when the run threw/timed out.")
     meta: RunMeta = Field(default_factory=RunMeta, description="Provenance of the run.")
+
+    @field_validator("schema_version", mode="before")
+    @classmethod
+    def _known_schema(cls, value: Any) -> Any:
+        # A file from a newer oncourse may mean something else by the same fields: refuse it.
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)
+        if isinstance(value, str) and value not in SUPPORTED_SCHEMA_VERSIONS:
+            known = ", ".join(sorted(SUPPORTED_SCHEMA_VERSIONS))
+            raise ValueError(f"unknown schema_version {value!r}; this oncourse reads {known}")
+        return value
 
     @field_validator("task_id", mode="before")
     @classmethod

@@ -2,6 +2,9 @@
 
 Each verb lives in its own module `adapters/cli/cmd_<verb>.py` exposing `register(app)`; they are
 found by name so that adding a verb touches no other file.
+
+One error path: every usage error (bad flag value, missing or unknown option), every project
+error and every I/O failure ends as one line on stderr and exit code 2; Ctrl-C is 130.
 """
 
 from __future__ import annotations
@@ -9,9 +12,15 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import sys
+import warnings
+from collections.abc import Sequence
+from typing import Any
 
 import typer
-from oncourse.consistency.errors import OncourseError
+import typer.exceptions
+from oncourse.consistency.errors import InputWarning, OncourseError
+from pydantic import ValidationError
+from typer._click import exceptions as click_errors
 
 app = typer.Typer(
     name="oncourse",
@@ -36,27 +45,75 @@ def _register_commands() -> None:
 _register_commands()
 
 
-def main() -> None:
-    """Console entry point: run the app, turning project errors into one line and exit code 2."""
-    try:
-        code = app(standalone_mode=False)
-    except OncourseError as exc:
-        print(f"oncourse: error: {exc}", file=sys.stderr)
-        sys.exit(2)
-    except KeyboardInterrupt:
-        print("oncourse: interrupted", file=sys.stderr)
-        sys.exit(130)
-    except SystemExit:
-        raise
-    except Exception as exc:  # click usage errors arrive here in non-standalone mode
-        import click
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
 
-        if isinstance(exc, click.exceptions.ClickException):
-            exc.show()
-            sys.exit(2)
-        if isinstance(exc, click.exceptions.Abort):
-            sys.exit(130)
-        raise
+
+def usage_error_line(exc: click_errors.ClickException) -> str:
+    """One line for a usage error: the command, what is wrong, where to look for help."""
+    ctx = getattr(exc, "ctx", None)
+    where = ctx.command_path if ctx is not None else "oncourse"
+    hint = f" (see '{where} --help')" if ctx is not None else ""
+    return f"oncourse: error: {_one_line(exc.format_message())}{hint}"
+
+
+_default_showwarning = warnings.showwarning
+
+
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: Any = None,
+    line: str | None = None,
+) -> None:
+    # Warnings about the user's input print as one line, without the source line that raised it.
+    if issubclass(category, InputWarning):
+        print(f"oncourse: warning: {_one_line(str(message))}", file=sys.stderr)
+    else:
+        _default_showwarning(message, category, filename, lineno, file, line)
+
+
+def _fail(line: str, code: int = 2) -> None:
+    print(line, file=sys.stderr)
+    sys.exit(code)
+
+
+def _invoke(argv: list[str] | None) -> Any:
+    warnings.showwarning = _show_warning
+    warnings.simplefilter("always", InputWarning)
+    try:
+        return app(args=argv, prog_name="oncourse", standalone_mode=False)
+    finally:
+        warnings.showwarning = _default_showwarning
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Console entry point: run the app; every error becomes one line and an exit code."""
+    try:
+        code = _invoke(None if argv is None else list(argv))
+    except OncourseError as exc:
+        _fail(f"oncourse: error: {_one_line(str(exc))}")
+    except click_errors.NoArgsIsHelpError as exc:
+        exc.show()  # the help text, as `oncourse` alone asks for
+        sys.exit(2)
+    except click_errors.ClickException as exc:
+        _fail(usage_error_line(exc))
+    except (KeyboardInterrupt, typer.exceptions.Abort):
+        _fail("oncourse: interrupted", 130)
+    except BrokenPipeError:
+        sys.stderr.close()  # the reader went away (`| head`); nothing more to say
+        sys.exit(1)
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        _fail(f"oncourse: error: {where}{exc.strerror or _one_line(str(exc))}")
+    except RecursionError:
+        _fail("oncourse: error: input nested too deeply")
+    except ValidationError as exc:  # a library options model refused a value
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or exc.title
+        _fail(f"oncourse: error: {where}: {_one_line(first['msg'])}")
     # Non-standalone typer returns, not raises, the code of Ctrl-C (130) and of typer.Exit.
     if isinstance(code, int) and not isinstance(code, bool) and code != 0:
         if code == 130:
@@ -64,4 +121,4 @@ def main() -> None:
         sys.exit(code)
 
 
-__all__ = ["app", "main"]
+__all__ = ["app", "main", "usage_error_line"]

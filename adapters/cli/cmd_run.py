@@ -2,43 +2,26 @@
 
 The summary goes to stdout (one line, or one object with `--json`); the progress bar and
 warnings go to stderr. An interrupted run is completed with `--resume`.
+
+`--json` is `RunReport.model_dump(mode="json")` (`oncourse.consistency.run_summary`): out, suite,
+split, model, n, seed, memory, tasks, runs, new_runs, successes, per_run, all_n_tasks, all_n,
+errors, models, simulated, duration_s, and `all_<n>` (e.g. `all_5`), a deprecated copy of
+`all_n` kept for readers of the first versions.
 """
 
 from __future__ import annotations
 
-import re
 import sys
 import time
-from collections import Counter
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
+from oncourse.adapters._runlog import complete_lines, default_out_path
 from oncourse.adapters.cli._backend import BackendOption, RayAddressOption, check_backend
-from oncourse.consistency.trajectory import Trajectory
+from oncourse.adapters.cli._params import number_in, one_of, writable_file
 
-
-def summarize(runs: list[Trajectory], n: int, new_runs: int) -> dict[str, Any]:
-    """The `--json` object of `oncourse run` (without the invocation fields)."""
-    by_task: dict[str, list[bool]] = {}
-    for run in runs:
-        by_task.setdefault(run.task_id, []).append(run.success)
-    successes = sum(run.success for run in runs)
-    all_n = sum(1 for outcomes in by_task.values() if all(outcomes))
-    models = sorted({run.meta.model for run in runs if run.meta.model})
-    return {
-        "tasks": len(by_task),
-        "runs": len(runs),
-        "new_runs": new_runs,
-        "successes": successes,
-        "per_run": successes / len(runs) if runs else None,
-        "all_n_tasks": all_n,
-        f"all_{n}": all_n / len(by_task) if by_task else None,
-        "errors": dict(Counter(run.error.kind for run in runs if run.error is not None)),
-        "models": models,
-        "simulated": any(run.meta.simulated for run in runs),
-    }
+_SPLIT = one_of("train", "heldout", "heldout-novel", "all")
 
 
 def run(
@@ -49,6 +32,7 @@ def run(
         Path | None,
         typer.Option(
             "--out",
+            callback=writable_file,
             help="Results file (JSONL, append-only); default: a new file under runs/.",
         ),
     ] = None,
@@ -59,30 +43,32 @@ def run(
             help="openai:MODEL, anthropic:MODEL, openai-compatible:URL#MODEL, simulated[:k=v,..].",
         ),
     ] = "simulated",
-    n: Annotated[int, typer.Option("--n", help="Runs per task.")] = 5,
+    n: Annotated[int, typer.Option("--n", min=1, help="Runs per task.")] = 5,
     memory: Annotated[
         str | None,
         typer.Option("--memory", help="Guideline memory to inject from (path or postgresql://)."),
     ] = None,
     split: Annotated[
-        str, typer.Option("--split", help="train, heldout, heldout-novel or all.")
+        str, typer.Option("--split", callback=_SPLIT, help="train, heldout, heldout-novel or all.")
     ] = "all",
-    concurrency: Annotated[int, typer.Option("--concurrency", help="Runs in flight at once.")] = 4,
+    concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Runs at once.")] = 4,
     resume: Annotated[
-        bool, typer.Option("--resume", help="Complete an interrupted --out file.")
+        bool, typer.Option("--resume", help="Complete an interrupted --out.")
     ] = False,
     seed: Annotated[int, typer.Option("--seed", help="Base seed; run seeds derive from it.")] = 0,
-    max_steps: Annotated[int, typer.Option("--max-steps", help="Step limit per run.")] = 30,
+    max_steps: Annotated[int, typer.Option("--max-steps", min=1, help="Step limit per run.")] = 30,
     timeout: Annotated[
-        float, typer.Option("--timeout", help="Wall-clock seconds per run.")
+        float,
+        typer.Option(
+            "--timeout", callback=number_in(0, low_open=True), help="Wall-clock seconds per run."
+        ),
     ] = 120.0,
     temperature: Annotated[
-        float | None, typer.Option("--temperature", help="Sampling temperature.")
+        float | None,
+        typer.Option("--temperature", callback=number_in(0), help="Sampling temperature."),
     ] = None,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No progress bar.")] = False,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print one JSON object on stdout.")
-    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     backend: BackendOption = "local",
     ray_address: RayAddressOption = None,
 ) -> None:
@@ -91,79 +77,37 @@ def run(
     from oncourse.adapters.runner import public_location, run_many
     from oncourse.consistency.chat import ModelSettings
     from oncourse.consistency.errors import ConfigError
+    from oncourse.consistency.run_summary import RunReport, summarize_runs
 
     check_backend(backend, ray_address)
-    valid_splits = ("train", "heldout", "heldout-novel", "all")
-    if split not in valid_splits:
-        raise ConfigError(f"--split must be one of {', '.join(valid_splits)}, got {split!r}")
     if out is None:
         if resume:
             raise ConfigError("--resume needs --out: the file to complete")
         out = default_out_path(suite, split, model, n)
         print(f"oncourse run: writing {out}", file=sys.stderr)
-    before = _count_lines(out) if resume else 0
+    before = complete_lines(out) if resume else 0
     started = time.monotonic()
     runs = run_many(
-        suite,
-        model,
-        n,
-        split,
-        out,
-        memory_path=memory,
-        concurrency=concurrency,
-        resume=resume,
-        seed=seed,
-        progress=not no_progress,
-        settings=ModelSettings(temperature=temperature),
-        max_steps=max_steps,
-        timeout_s=timeout,
-        backend=backend,
-        ray_address=ray_address,
-    )
-    result = {
-        "out": str(out),
-        "suite": suite,
-        "split": split,
-        "model": model,
-        "n": n,
-        "seed": seed,
-        "memory": public_location(memory) if memory else None,
-        **summarize(runs, n, max(0, _count_lines(out) - before)),
-        "duration_s": round(time.monotonic() - started, 2),
-    }
+        suite, model, n, split, out, memory_path=memory, concurrency=concurrency, resume=resume,
+        seed=seed, progress=not no_progress, settings=ModelSettings(temperature=temperature),
+        max_steps=max_steps, timeout_s=timeout, backend=backend, ray_address=ray_address,
+    )  # fmt: skip
+    summary = summarize_runs(runs, n, max(0, complete_lines(out) - before))
+    result = RunReport(
+        **summary.model_dump(), out=str(out), suite=suite, split=split, model=model, seed=seed,
+        memory=public_location(memory) if memory else None,
+        duration_s=round(time.monotonic() - started, 2),
+    )  # fmt: skip
     if as_json:
-        print_json(result)
+        print_json(result.model_dump(mode="json"))
         return
-    label = " (simulated)" if result["simulated"] else ""
-    per_run = result["per_run"] or 0.0
-    all_n = result[f"all_{n}"] or 0.0
+    label = " (simulated)" if result.simulated else ""
     print(
-        f"{out}: {result['runs']} runs of {result['tasks']} tasks x {n} "
-        f"({result['new_runs']} new) by {model}{label}; "
-        f"per-run {100 * per_run:.1f}% ({result['successes']}/{result['runs']}), "
-        f"all-{n} {100 * all_n:.1f}% ({result['all_n_tasks']}/{result['tasks']} tasks)"
+        f"{out}: {result.runs} runs of {result.tasks} tasks x {n} ({result.new_runs} new) by "
+        f"{model}{label}; per-run {100 * (result.per_run or 0.0):.1f}% "
+        f"({result.successes}/{result.runs}), all-{n} {100 * (result.all_n or 0.0):.1f}% "
+        f"({result.all_n_tasks}/{result.tasks} tasks)"
     )
-
-
-def default_out_path(suite: str, split: str, model: str, n: int, root: Path = Path("runs")) -> Path:
-    """A new results file under `root` named after the suite, split, model, N and the time."""
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    raw = f"{Path(suite).name}-{split}-{model}-n{n}-{stamp}"
-    name = re.sub(r"[^A-Za-z0-9._-]+", "_", raw)
-    path = root / f"{name}.jsonl"
-    counter = 1
-    while path.exists():
-        counter += 1
-        path = root / f"{name}-{counter}.jsonl"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-def _count_lines(path: Path) -> int:
-    if not path.exists():
-        return 0
-    with path.open("rb") as handle:
-        return sum(1 for line in handle if line.endswith(b"\n"))
 
 
 def register(app: typer.Typer) -> None:
