@@ -182,7 +182,10 @@ def _split(
 
 
 def _preceding(cells: _Cells, r: int, column: int) -> tuple[str, str]:
-    """(tool, observation) of the last step before the column that returned something."""
+    """(tool, observation) of the last step before the column that brought news.
+
+    Scratch steps are skipped: a note or a calculation returns what the agent itself wrote.
+    """
     run = cells.runs[r]
     at = cells.step(r, column)
     if at < 0:
@@ -191,7 +194,7 @@ def _preceding(cells: _Cells, r: int, column: int) -> tuple[str, str]:
         at = 1 + max((order[p] for p, c in enumerate(cols) if c < column), default=-1)
     for i in range(at - 1, -1, -1):
         obs = run.steps[i].observation
-        if obs not in (None, ""):
+        if obs not in (None, "") and cells.kind(r, i) != "scratch":
             return run.steps[i].action.tool, observation_text(obs)[:_CONTEXT_CHARS]
     return "", ""
 

@@ -73,6 +73,8 @@ def action_label(action: Action, limit: int = 90) -> str:
 def divergence_tree(analysis: TaskAnalysis) -> Tree:
     """The divergence of one task as a rich Tree: prefix, fork step, branches."""
     div = analysis.divergence
+    if div is None:
+        raise ValueError(f"task {analysis.task_id!r} has no divergence to draw")
     quality = "perfect separation" if div.perfect else f"separates {div.separation:.0%} of runs"
     tree = Tree(
         f"[bold]{escape(analysis.task_id)}[/] — {analysis.n_success}/{analysis.n_runs} runs "
