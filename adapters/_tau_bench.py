@@ -1,7 +1,9 @@
 """Read tau-bench results (sierra-research/tau-bench): one trial per item, OpenAI chat in `traj`.
 
 Item shape: `{task_id, trial, reward, traj, info}`; `reward == 1.0` is a pass. The run id is
-`"{task_id}:{trial}"` and the instruction comes from `info.task.instruction`.
+`"{task_id}:{trial}"`. The task text is what the agent saw: the first user message of the run.
+The simulated user's hidden script (`info.task.instruction`) never reaches the agent, so it goes
+to `meta.instruction` (kept for reading, never used to write or retrieve guidelines).
 """
 
 from __future__ import annotations
@@ -54,16 +56,16 @@ def to_trajectory_dict(obj: Any, index: int) -> dict[str, Any]:
         raise RecordError("'reward' must be a number")
     if isinstance(trial, bool) or not isinstance(trial, int | str):
         raise RecordError("'trial' must be an integer or a string")
-    steps, _first_user = messages_to_steps(obj["traj"], "'traj'")
+    steps, first_user = messages_to_steps(obj["traj"], "'traj'")
     instruction, gold, user_id = _instruction(obj.get("info"))
     return {
         "task_id": str(task_id),
         "run_id": f"{task_id}:{trial}",
         "success": float(reward) == 1.0,
         "reward": float(reward),
-        "task": instruction,
+        "task": first_user or None,
         "steps": steps,
         "final_answer": final_reply(steps),
-        "meta": {"source": FORMAT},
+        "meta": {"source": FORMAT, "instruction": instruction},
         "tau_bench": {"trial": trial, "user_id": user_id, "gold_actions": gold},
     }

@@ -9,6 +9,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
+from _sample import DATA as SHARED_DATA  # noqa: E402
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from oncourse.adapters.importers import (
@@ -21,7 +22,6 @@ from oncourse.adapters.importers import (
 from oncourse.consistency.errors import ConfigError, InputError
 from oncourse.consistency.trajectory import Trajectory
 
-SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 TAU_SAMPLE = SHARED_DATA / "tau-bench-airline-gpt-4o-sample.json"
 needs_sample = pytest.mark.skipif(not TAU_SAMPLE.exists(), reason="shared tau-bench sample absent")
 
@@ -167,7 +167,10 @@ def test_tau_bench_steps_follow_the_messages() -> None:
         for step, obs in zip(traj.steps, expected_obs, strict=True):
             if obs != "<reply>":
                 assert step.observation == obs
-        assert traj.task == item["info"]["task"]["instruction"]
+        # The task is what the agent saw; the simulator's hidden script is kept in meta only.
+        first_user = next(m["content"] for m in item["traj"] if m["role"] == "user")
+        assert traj.task == first_user
+        assert traj.meta.model_extra["instruction"] == item["info"]["task"]["instruction"]
         assert traj.reward == item["reward"]
 
 
