@@ -54,6 +54,10 @@ class ModelSettings(BaseModel):
     tool_choice: str | None = Field(
         default=None, description="auto, none, required, or a tool name to force."
     )
+    response_schema: dict[str, Any] | None = Field(
+        default=None,
+        description="JSON schema the reply must follow (structured output); its 'title' names it.",
+    )
 
 
 class Usage(BaseModel):

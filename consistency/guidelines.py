@@ -9,10 +9,15 @@ promoted (`proposed` -> `active`), retired when it hurts, or quarantined by the 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+if TYPE_CHECKING:
+    from oncourse.consistency.analyzer import TaskAnalysis
+    from oncourse.consistency.trajectory import Trajectory
 
 GuidelineStatus = Literal["proposed", "active", "retired", "quarantined"]
 GUIDELINE_STATUSES: tuple[GuidelineStatus, ...] = ("proposed", "active", "retired", "quarantined")
@@ -143,12 +148,24 @@ def retrieval_query(task_text: str) -> str:
     return gist if gist.strip() else task_text
 
 
+class NoGuideline(Exception):  # noqa: N818 - an outcome, not a failure
+    """A generator declined to write a guideline for a divergent task; `reason` says why."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
 @runtime_checkable
 class GuidelineGenerator(Protocol):
     """Writes guidelines from one task's analysis (its divergence and benign forks)."""
 
-    def generate(self, analysis: Any) -> list[Guideline]:
-        """Return zero or more guidelines for the task's divergence (none when it has none)."""
+    def generate(self, analysis: TaskAnalysis, runs: Sequence[Trajectory] = ()) -> list[Guideline]:
+        """Guidelines for the task's divergence: none without one; `NoGuideline` to abstain.
+
+        `runs` are the task's runs in the order of `analysis.run_ids`; with them a generator can
+        read what the runs looked up and said, without them only the fork itself.
+        """
         ...
 
 
@@ -161,6 +178,7 @@ __all__ = [
     "GuidelineProvenance",
     "GuidelineScope",
     "GuidelineStatus",
+    "NoGuideline",
     "OutcomeCount",
     "new_guideline_id",
 ]

@@ -37,7 +37,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "TaskAnalysis": ("oncourse.consistency.analyzer", "TaskAnalysis"),
     "Guideline": ("oncourse.consistency.guidelines", "Guideline"),
     "make_generator": ("oncourse.consistency.generators", "make_generator"),
-    "learn": ("oncourse.adapters.cli.cmd_learn", "learn_guidelines"),
+    "learn": ("oncourse.adapters.learning", "learn"),
     # memory
     "GuidelineMemory": ("oncourse.memory.store", "GuidelineMemory"),
     "inject": ("oncourse.memory.inject", "inject"),

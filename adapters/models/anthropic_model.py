@@ -119,6 +119,17 @@ class AnthropicModel:
             body["tools"] = [to_wire_tool(t) for t in tools]
             if settings.tool_choice:
                 body["tool_choice"] = to_wire_tool_choice(settings.tool_choice)
+        elif settings.response_schema is not None:
+            # Structured output: a tool whose input schema is the reply's, and a forced call.
+            name = str(settings.response_schema.get("title") or "reply")
+            body["tools"] = [
+                {
+                    "name": name,
+                    "description": "Give your reply through this tool.",
+                    "input_schema": settings.response_schema,
+                }
+            ]
+            body["tool_choice"] = {"type": "tool", "name": name}
         return body
 
 

@@ -122,6 +122,17 @@ class OpenAIModel:
             body[cap] = settings.max_tokens
         if settings.seed is not None:
             body["seed"] = settings.seed
+        if settings.response_schema is not None:
+            # Structured output: the server constrains decoding to the schema.
+            schema = settings.response_schema
+            body["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {
+                    "name": str(schema.get("title") or "reply"),
+                    "schema": schema,
+                    "strict": True,
+                },
+            }
         return body
 
 
