@@ -3,6 +3,8 @@
 analyze -> generate (contrastive by default, or an LLM) -> safety screen -> add to the memory as
 `proposed` (or `active` with `activate`; a guideline that fails the screen is `quarantined`
 whatever the flag). Near-duplicates merge into the stored guideline, keeping both provenances.
+Screening, deduplication and storing go through `memory.admit`.
+
 A generator may abstain (the runs teach nothing worth injecting); the abstention and its reason
 are reported, as is a failed model call. `LearnReport` is the `oncourse learn --json` object.
 """
@@ -14,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from oncourse.consistency.errors import ModelCallError
-from oncourse.consistency.guidelines import Guideline, GuidelineScope, NoGuideline
+from oncourse.consistency.guidelines import GuidelineScope, NoGuideline
 from oncourse.consistency.trajectory import RESPOND_TOOL, Trajectory
 from pydantic import BaseModel, Field
 from rich.console import Console
@@ -70,17 +72,6 @@ def _task_tools(trajs: Sequence[Trajectory]) -> dict[str, set[str]]:
     return tools
 
 
-def _screened(guideline: Guideline, allowed: set[str], activate: bool) -> Guideline:
-    from oncourse.memory.screen import screen
-
-    verdict = screen(guideline, allowed)
-    if not verdict.ok:
-        return guideline.model_copy(
-            update={"status": "quarantined", "quarantine_reasons": verdict.reasons}
-        )
-    return guideline.model_copy(update={"status": "active" if activate else "proposed"})
-
-
 def learn(
     files: Sequence[str | Path],
     memory_path: str | Path,
@@ -104,6 +95,7 @@ def learn(
     from oncourse.adapters.importers import load_trajectories
     from oncourse.consistency.analyzer import analyze_runs, group_runs
     from oncourse.consistency.generators import make_generator
+    from oncourse.memory.admit import admit
     from oncourse.memory.store import GuidelineMemory
 
     console = console or Console(stderr=True)
@@ -150,15 +142,20 @@ def learn(
             except ModelCallError as exc:
                 report.errors.append(LearnError(task_id=analysis.task_id, error=str(exc)))
                 continue
-            for guideline in guidelines:
-                candidate = _screened(guideline, tools.get(analysis.task_id, set()), activate)
-                stored = memory.add(candidate)
+            admitted = admit(
+                memory,
+                guidelines,
+                status="active" if activate else "proposed",
+                allowed_tools=tools.get(analysis.task_id, set()),
+            )
+            for admission in admitted:
+                stored = admission.guideline
                 report.guidelines.append(
                     LearnedGuideline(
                         task_id=analysis.task_id,
                         id=stored.id,
                         status=stored.status,
-                        merged_into=stored.id if stored.id != candidate.id else None,
+                        merged_into=admission.merged_into,
                         instruction=stored.instruction,
                         trigger=stored.trigger,
                         rationale=stored.rationale,

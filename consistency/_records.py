@@ -31,9 +31,12 @@ class RecordFact(BaseModel):
 
 
 def records_about(
-    runs: Sequence[Trajectory], item: str, kinds: dict[str, ToolKind]
+    runs: Sequence[Trajectory], item: str | None, kinds: dict[str, ToolKind]
 ) -> list[tuple[str, dict[str, Any]]]:
-    """(tool, record) for each looked-up record about `item` (fetched with it, or holding it)."""
+    """(tool, record) of each looked-up record about `item`; every record when `item` is None.
+
+    A record is about an item when the lookup was called with it or the record holds it.
+    """
     out: list[tuple[str, dict[str, Any]]] = []
     seen: set[str] = set()
     for run in runs:
@@ -43,8 +46,8 @@ def records_about(
             record = parse_observation(step.observation)
             if not isinstance(record, dict):
                 continue
-            fetched = item in {str(v) for _, v in leaves(step.action.args)}
-            holds = any(str(v) == item for k, v in record.items() if not isinstance(v, dict | list))
+            fetched = item is None or item in {str(v) for _, v in leaves(step.action.args)}
+            holds = any(str(v) == item for v in record.values() if not isinstance(v, dict | list))
             key = f"{step.action.tool}:{sorted(step.action.args.items())}"
             if (fetched or holds) and key not in seen:
                 seen.add(key)

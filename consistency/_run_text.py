@@ -32,7 +32,11 @@ _REFUSE = re.compile(
 _CONNECTIVE = re.compile(
     r"^(unfortunately|however|so|therefore|thus|this|that|as a result)\b", re.I
 )
-_TRANSFER = re.compile(r"\btransfer", re.IGNORECASE)
+_TRANSFER = re.compile(
+    r"\btransfer (you|the user|this|your (call|case|request))\b|\bhuman agent|"
+    r"\b(speak|talk) (to|with) (a|an|another) (human|person|agent|representative|specialist)",
+    re.IGNORECASE,
+)
 _BOOLEAN = {"yes", "no", "true", "false"}
 _STOP = set(
     "a an the i i'm i've i'd me my we our you your to of and or in on for with at by from is are "
@@ -128,10 +132,13 @@ _DIGITS = re.compile(r"\b(?=[\w-]*\d)[\w-]{2,}\b")
 def abstract_text(text: str, specific: set[str]) -> str:
     """A run's sentence with its values replaced by roles and 'you' by 'the user'."""
     for value in sorted(specific, key=len, reverse=True):
-        text = re.sub(rf"(?<![\w@.]){re.escape(value)}(?![\w@])", "[value]", text)
+        named = value[:1].isupper() and not any(c.isdigit() for c in value)
+        role = "[name]" if named else "[value]"
+        text = re.sub(rf"(?<![\w@.]){re.escape(value)}(?![\w@])", role, text)
     text = _AMOUNT.sub("[amount]", text)
     text = _DIGITS.sub("[value]", text)
     text = re.sub(r"(\[value\]\s*){2,}", "[value] ", text)
+    text = re.sub(r"\[name\](\s*\[name\])+", "[name]", text)
     for pattern, replacement in _SECOND_PERSON:
         text = pattern.sub(replacement, text)
     return " ".join(text.split())

@@ -86,7 +86,11 @@ def run_specific_values(analysis: TaskAnalysis) -> set[str]:
     scalars: list[Any] = []
     actions = [_action(b) for b in ranked_branches(divergence)] + list(context.shared_prefix)
     for action in actions:
-        scalars.extend(v for _, v in leaves(action.args) if not isinstance(v, str) or len(v) < 200)
+        if action.tool == RESPOND_TOOL:
+            continue  # a reply's text is words, not a value
+        scalars.extend(
+            v for _, v in leaves(action.args) if not isinstance(v, str) or len(v.split()) < 4
+        )
     for observed in context.preceding_observations:
         scalars.extend(v for _, v in leaves(parse_observation(observed.observation)))
     task = context.task or ""
@@ -309,6 +313,19 @@ _MOVE = {
 }
 
 
+def _quote(reason: str | None, max_words: int = 22) -> str:
+    """The passing run's reason as a short quote (its last sentence when the whole is long)."""
+    if not reason:
+        return ""
+    words = reason.split()
+    if len(words) > max_words:
+        last = re.split(r"(?<=[.!?])\s+", reason.strip())[-1]
+        words = last.split()
+        if len(words) > max_words:
+            words = [*words[:max_words], "…"]
+    return f' A passing run said: "{" ".join(words).rstrip(".")}."'
+
+
 def _reply_lesson(evidence: LessonEvidence) -> tuple[str, str, str] | None:
     """A decision made in words (refuse, ask, transfer) with the passing run's stated reason."""
     if evidence.winner_move == "act" or not evidence.reason:
@@ -323,7 +340,7 @@ def _reply_lesson(evidence: LessonEvidence) -> tuple[str, str, str] | None:
     when = condition or evidence.situation
     do = f"{_MOVE[evidence.winner_move]} {instead}"
     head = f"When {when}, {do}." if when else f"{do[0].upper()}{do[1:]}."
-    instruction = f'{head} A passing run said: "{evidence.reason.rstrip(".")}."'
+    instruction = head + _quote(evidence.reason)
     trigger = evidence.request or "The user makes a request"
     lost = (
         f"call {evidence.loser_tool}"
@@ -377,9 +394,7 @@ def lesson_text(evidence: LessonEvidence) -> tuple[str, str, str] | None:
             if when
             else f"Do not call {named}; {_INSTEAD[evidence.winner_move]} instead."
         )
-    quote = ""
-    if evidence.reason and len(set(missing)) <= 1:
-        quote = f' A passing run said: "{evidence.reason.rstrip(".")}."'
+    quote = _quote(evidence.reason) if len(set(missing)) <= 1 else ""
     instruction = head + quote
     # The trigger is what the agent will see again: the request (retrieval matches on it).
     trigger = evidence.request or "The user makes a request"

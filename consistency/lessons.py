@@ -248,7 +248,10 @@ def gather_evidence(analysis: TaskAnalysis, runs: Sequence[Trajectory]) -> Lesso
         step = step if step >= 0 else len(run.steps)
         sentences += reason_sentences(run, _window_start(run, step, kinds), step + 2)
     items = [e.item for e in [*missing, *harmful] if e.item]
+    # The records about the item a write concerns; with no write, every record looked up.
     records = [r for item in dict.fromkeys(items) for r in records_about(runs, item, kinds)]
+    if not missing and not harmful:
+        records = records_about(runs, None, kinds)
     facts = cited_facts(records, sentences)
     reason = _best_reason(sentences, facts)
     win, lose = divergence.branches[0], divergence.branches[-1]

@@ -80,7 +80,9 @@ Reply with the JSON object only."""
 class GuidelineDraft(BaseModel):
     """The structured reply of an LLM generator: a guideline, or an abstention with its reason."""
 
-    decision: Literal["guideline", "no_guideline"] = Field(description="Write one or abstain.")
+    decision: Literal["guideline", "no_guideline"] = Field(
+        default="guideline", description="Write one or abstain (a reply without it writes one)."
+    )
     trigger: str = Field(default="", max_length=400, description="The situation.")
     instruction: str = Field(default="", max_length=600, description="Imperative text.")
     rationale: str = Field(default="", max_length=800, description="The evidence.")

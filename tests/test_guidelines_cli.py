@@ -40,6 +40,7 @@ def test_learn_writes_one_readable_guideline_per_divergent_task(learned):
     assert out["divergent_tasks"] == len(divergent) > 0
     assert [g["task_id"] for g in out["guidelines"]] == divergent
     assert out["errors"] == []
+    assert out["abstentions"] == []  # every mixed task of the sample carries a lesson
     forbidden = run_values(SAMPLE)
     for g in out["guidelines"]:
         assert g["status"] == "proposed"
@@ -81,6 +82,7 @@ def test_memory_ls_show_search_and_lifecycle(learned, tmp_path):
         "added": len(out["guidelines"]),
         "merged": 0,
         "skipped": 0,
+        "quarantined": 0,
     }
     removed = _invoke("memory", "rm", first, "--memory", str(copy), "--json")
     assert json.loads(removed.stdout) == {"removed": first}
