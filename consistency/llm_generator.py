@@ -271,13 +271,16 @@ class LLMGuidelineGenerator:
             model_id = reply.model or getattr(self.model, "name", None)
             tools = {b.action.tool for b in branches} - NOT_TOOLS
             return [
-                Guideline(
-                    instruction=draft.instruction,
-                    trigger=draft.trigger,
-                    rationale=scrub(draft.rationale, forbidden),
-                    scope=GuidelineScope(tools=sorted(tools)),
-                    provenance=[guideline_provenance(analysis, branches, self.name, model_id)],
-                    preconditions=[scrub(p, forbidden) for p in draft.preconditions],
+                Guideline.model_validate(
+                    dict(
+                        instruction=draft.instruction,
+                        trigger=draft.trigger,
+                        rationale=scrub(draft.rationale, forbidden),
+                        scope=GuidelineScope(tools=sorted(tools)),
+                        provenance=[guideline_provenance(analysis, branches, self.name, model_id)],
+                        # Kept as an extra field of the stored guideline.
+                        preconditions=[scrub(p, forbidden) for p in draft.preconditions],
+                    )
                 )
             ]
         raise ModelCallError(
