@@ -1,0 +1,75 @@
+"""`oncourse mcp`: serve the guideline memory to MCP clients (Claude Code, Codex, Cursor, ...).
+
+oncourse mcp --memory guidelines.db                      # stdio
+oncourse mcp --memory guidelines.db --http 127.0.0.1:8765 # streamable HTTP at /mcp
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import sys
+from pathlib import Path
+
+import typer
+from oncourse.consistency.errors import ConfigError
+
+_LOOPBACK_NAMES = {"localhost", "ip6-localhost"}
+
+
+def parse_http(value: str) -> tuple[str, int]:
+    """HOST:PORT (or PORT alone, on 127.0.0.1) as a (host, port) pair."""
+    host, _, port = value.rpartition(":")
+    host = host.strip("[]") or "127.0.0.1"
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise ConfigError(f"--http {value!r}: expected HOST:PORT with a port from 1 to 65535")
+    return host, int(port)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether a host name or address is the local machine only."""
+    if host in _LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def mcp(
+    memory: Path = typer.Option(  # noqa: B008
+        ..., "--memory", envvar="ONCOURSE_MEMORY", help="Guideline store file."
+    ),
+    http: str | None = typer.Option(
+        None, "--http", help="Serve streamable HTTP on HOST:PORT (path /mcp) instead of stdio."
+    ),
+    allow_writes: bool = typer.Option(
+        False, "--allow-writes", help="Also offer add_guideline (screened) and retire_guideline."
+    ),
+    allow_remote: bool = typer.Option(
+        False, "--allow-remote", help="Allow --http on a non-loopback address (no auth!)."
+    ),
+    k: int = typer.Option(5, "--k", min=1, help="At most this many guidelines per task."),
+) -> None:
+    """Serve the guideline memory over MCP (stdio by default; read-only unless --allow-writes)."""
+    from oncourse.adapters.integrations.mcp_server import build_server
+
+    address = parse_http(http) if http is not None else None
+    if address is not None and not is_loopback(address[0]) and not allow_remote:
+        raise ConfigError(
+            f"--http {http}: not a loopback address; the server has no authentication, "
+            "add --allow-remote to serve it anyway"
+        )
+    server = build_server(memory, allow_writes=allow_writes, k=k)
+    mode = "read-write" if allow_writes else "read-only"
+    if address is None:
+        print(f"oncourse mcp: serving {memory} over stdio ({mode})", file=sys.stderr)
+        server.run("stdio")
+        return
+    host, port = address
+    print(f"oncourse mcp: serving {memory} at http://{host}:{port}/mcp ({mode})", file=sys.stderr)
+    server.run("streamable-http", host=host, port=port)
+
+
+def register(app: typer.Typer) -> None:
+    """Add `mcp` to the CLI."""
+    app.command("mcp")(mcp)
