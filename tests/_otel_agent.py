@@ -14,7 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from oncourse.adapters.recorder import record
+from oncourse.consistency.guidelines import Guideline, GuidelineScope
 
+GUIDELINE = Guideline(
+    trigger="The customer was charged twice for an order and asks for a refund",
+    instruction="Open each of the customer's orders and refund the one that shows two charges.",
+    scope=GuidelineScope(tools=["get_order", "refund"]),
+)
+"""A guideline the shop task retrieves (cosine about 0.65 with MiniLM)."""
 TASK = "Refund the last order of alice@example.com; she was charged twice."
 MODEL = "scripted-1"
 
