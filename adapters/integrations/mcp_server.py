@@ -227,7 +227,7 @@ def build_server(
         "with the task before starting; add the block to your instructions; call "
         "report_outcome with the ids and whether the task succeeded.",
     )
-    offered = [
+    offered: list[Callable[..., Any]] = [
         tools.get_guidelines,
         tools.search_guidelines,
         tools.list_guidelines,
