@@ -2,15 +2,17 @@
 
 OTLP JSON is the protobuf JSON mapping of `ExportTraceServiceRequest`: `resourceSpans` ->
 `scopeSpans` -> `spans`, lowerCamelCase keys, hex ids, 64-bit integers as strings, enums as
-integers. Exports written with protobuf's own JSON printer use enum names and base64 ids, and
-some tools keep the proto field names (`resource_spans`); all of these are read. Ids are only
-compared with each other, so their encoding does not matter.
+integers. Exports written with protobuf's own JSON printer use enum names and base64 ids (turned
+into hex here), and some tools keep the proto field names (`resource_spans`); all are read.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import re
+import string
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +43,19 @@ class Span:
 def looks_like_otlp(text: str) -> bool:
     """Whether a file's text starts like an OTLP JSON trace export."""
     return bool(_SNIFF.match(text[:4096]))
+
+
+def _hex_id(value: Any, size: int) -> Any:
+    """An id as lowercase hex; protobuf's JSON printer writes bytes fields as base64."""
+    if not isinstance(value, str) or not value:
+        return value
+    if len(value) == size * 2 and all(c in string.hexdigits for c in value):
+        return value.lower()
+    try:
+        raw = base64.b64decode(value, validate=True)
+    except (binascii.Error, ValueError):
+        return value
+    return raw.hex() if len(raw) == size else value
 
 
 def _get(obj: dict[str, Any], camel: str, snake: str) -> Any:
@@ -107,13 +122,13 @@ def _status(span: dict[str, Any]) -> tuple[bool, str]:
 def _span(raw: Any, resource: dict[str, Any], seq: int) -> Span:
     if not isinstance(raw, dict):
         raise RecordError("a span must be an object")
-    trace_id = _get(raw, "traceId", "trace_id")
-    span_id = _get(raw, "spanId", "span_id")
+    trace_id = _hex_id(_get(raw, "traceId", "trace_id"), 16)
+    span_id = _hex_id(_get(raw, "spanId", "span_id"), 8)
     if not isinstance(trace_id, str) or not trace_id:
         raise RecordError(f"span {raw.get('name')!r} has no traceId")
     if not isinstance(span_id, str) or not span_id:
         raise RecordError(f"span {raw.get('name')!r} has no spanId")
-    parent = _get(raw, "parentSpanId", "parent_span_id") or None
+    parent = _hex_id(_get(raw, "parentSpanId", "parent_span_id"), 8) or None
     events = []
     for event in raw.get("events") or []:
         if not isinstance(event, dict):

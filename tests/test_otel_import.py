@@ -70,6 +70,9 @@ def test_sdk_trace_imports_to_the_recorders_trajectories(traced: tuple[Path, Pat
     assert [t.success for t in from_otel] == [True, False, True, True, False]
     assert from_otel[0].meta.tokens_in == 100 + 101 + 102 + 103
     assert from_otel[0].meta.provider == "scripted"
+    # protobuf's JSON printer writes ids in base64; they come back as the usual hex
+    trace_ids = [t.meta.model_extra["trace_id"] for t in from_otel]
+    assert all(len(t) == 32 and int(t, 16) for t in trace_ids) and len(set(trace_ids)) == 5
 
 
 def test_auto_detection_and_format_flag_read_the_same_runs(traced: tuple[Path, Path]) -> None:
