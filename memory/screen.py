@@ -2,16 +2,20 @@
 
 Guidelines are learned from trajectories, and trajectories contain tool observations that an
 attacker may control (a reservation note, an email body, a web page). A guideline that repeats
-such text would carry a prompt injection into every later run. Before a guideline becomes active
-the screen rejects text that
+such text would carry a prompt injection into every later run. The screen reads a guideline in
+layers, and any finding keeps it from becoming active:
 
-- tries to override the system prompt ("ignore previous instructions", "you are now", ...);
-- asks to reveal data or send it elsewhere (URLs, e-mail addresses, "send ... to", "reveal");
-- names tools outside the task's tool set;
-- carries secrets or PII (API keys, Luhn-valid card numbers, SSNs, e-mails, phone numbers).
+1. normalise (`memory/_normalize.py`): NFKC, zero-width and control characters removed,
+   look-alike letters mapped to Latin, spelled-out letters joined, leetspeak read as letters;
+2. intents (`memory/_intents.py`): overriding the instructions, role play, revealing the system
+   prompt, sending data out; the same words in a refusal ("decline", "never share") are benign;
+3. encoded spans (base64, hex, URL escapes) decoded and screened again;
+4. secrets and personal data (`memory/_secrets.py`): detect-secrets, phonenumbers, checksums;
+5. tool names in the text outside the task's tool set (or the store's known tools).
 
-The checks are patterns, not a classifier: they are cheap, explainable (each reason names the
-rule) and err on the side of quarantine, which only costs a human look.
+The checks are patterns, not a classifier: cheap, explainable (each reason names the rule and the
+phrase) and erring on the side of quarantine, which only costs a human look. Its recall and false
+positives on a labelled corpus are measured by `bench/bench_screen.py`.
 """
 
 from __future__ import annotations
@@ -20,44 +24,29 @@ import re
 from collections.abc import Iterable
 
 from oncourse.consistency.guidelines import Guideline
+from oncourse.memory._intents import intents, squeezed_intents
+from oncourse.memory._normalize import clean, decoded, squeezed, views
+from oncourse.memory._secrets import luhn_valid, secrets_and_pii
 from pydantic import BaseModel, Field
 
-_OVERRIDE = [
-    r"\b(ignore|disregard|forget|override|bypass)\b[^.]{0,40}\b(instructions?|rules?|prompts?|"
-    r"polic(y|ies)|guidelines?|guardrails?)\b",
-    r"\byou are now\b",
-    r"\bfrom now on,? you\b",
-    r"\bsystem prompt\b",
-    r"\bnew instructions?\b",
-    r"\b(developer|admin|god|jailbreak|dan) mode\b",
-    r"\bact as (an? )?(unrestricted|different|new)\b",
-    r"\bpretend (to be|you are)\b",
-    r"<\s*/?\s*(system|instructions?)\s*>",
-]
-_EXFILTRATION = [
-    r"\bhttps?://\S+",
-    r"\bwww\.[a-z0-9-]+\.[a-z]{2,}",
-    r"\b(send|forward|e-?mail|post|upload|transmit|leak|exfiltrate|copy)\b[^.]{0,60}\bto\b"
-    r"[^.]{0,30}(@|https?://|\bexternal\b|\bthird[- ]party\b|\bserver\b|\bendpoint\b|\bwebhook\b)",
-    r"\b(reveal|disclose|print|output|share|leak)\b[^.]{0,30}\b(system prompt|instructions|"
-    r"password|passwords|credentials|api keys?|secret|secrets|tokens?|card numbers?)\b",
-    r"\bexfiltrat",
-]
-_SECRETS = {
-    "an API key": r"\b(sk-[A-Za-z0-9_-]{16,}|sk-ant-[A-Za-z0-9_-]{16,}|AKIA[0-9A-Z]{16}|"
-    r"gh[pousr]_[A-Za-z0-9]{20,}|xox[baprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{30,})",
-    "a credential assignment": r"\b(api[_-]?key|secret|password|passwd|token)\s*[:=]\s*\S{6,}",
-    "a bearer token": r"\bbearer\s+[A-Za-z0-9._~+/-]{16,}",
-    "a social security number": r"\b\d{3}-\d{2}-\d{4}\b",
-    "an e-mail address": r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b",
-}
-_PHONE = re.compile(r"(?<![\w-])\+?\(?\d[\d\s().-]{7,}\d(?![\w-])")
-_CARD = re.compile(r"(?<!\d)(?:\d[ -]?){12,18}\d(?!\d)")
+_API_KEY = re.compile(
+    r"\b(sk-[A-Za-z0-9_-]{16,}|sk-ant-[A-Za-z0-9_-]{16,}|AKIA[0-9A-Z]{16}|"
+    r"gh[pousr]_[A-Za-z0-9]{20,}|xox[baprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{30,})"
+)
 _TOOL_MENTION = re.compile(
     r"\b(?i:call|calls|calling|invoke|invoking|use|using|run|running|tool)\s+[`'\"]?"
     r"([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b"
 )
 _BACKTICKED = re.compile(r"`([A-Za-z][A-Za-z0-9_]*)`")
+_LABELS = {
+    "override": "tries to override the system prompt",
+    "role-play": "tries to override the system prompt with a role to play",
+    "prompt-reveal": "tries to override the system prompt by making the agent reveal it",
+    "exfiltration": "asks to send data elsewhere or into replies",
+}
+
+
+_SPLIT_WORDS = ("ignore", "disregard", "forget", "bypass", "override", "reveal", "print", "show")
 
 
 class ScreenResult(BaseModel):
@@ -67,45 +56,36 @@ class ScreenResult(BaseModel):
     reasons: list[str] = Field(default_factory=list, description="One line per finding.")
 
 
-def luhn_valid(digits: str) -> bool:
-    """Luhn checksum (ISO/IEC 7812-1), the check digit scheme of payment card numbers."""
-    numbers = [int(c) for c in digits if c.isdigit()]
-    if len(numbers) < 13:
-        return False
-    total = 0
-    for position, value in enumerate(reversed(numbers)):
-        if position % 2 == 1:
-            value *= 2
-            if value > 9:
-                value -= 9
-        total += value
-    return total % 10 == 0
+def _intent_reasons(text: str, depth: int) -> list[str]:
+    reasons: list[str] = []
+    seen: set[str] = set()
+    for view in views(text):
+        for intent, phrase in intents(view):
+            if intent not in seen:
+                seen.add(intent)
+                reasons.append(f"{_LABELS[intent]}: {phrase[:80]!r}")
+    words = set(re.findall(r"[a-z]+", clean(text).lower()))
+    for intent, phrase in squeezed_intents(squeezed(text)):
+        # Only when the words are split: whole words were read (with their negations) above.
+        if intent not in seen and not any(w in words for w in _SPLIT_WORDS):
+            seen.add(intent)
+            reasons.append(f"{_LABELS[intent]} (words split apart): {phrase[:80]!r}")
+    if depth < 2:
+        for plain in decoded(text):
+            inner = _intent_reasons(plain, depth + 1) + secrets_and_pii(plain)
+            reasons += [f"hides in an encoded span: {r}" for r in inner]
+    return reasons
 
 
 def _pattern_hits(text: str) -> list[str]:
-    reasons: list[str] = []
-    lowered = text.lower()
-    for pattern in _OVERRIDE:
-        match = re.search(pattern, lowered)
-        if match:
-            reasons.append(f"tries to override the system prompt: {match.group(0)!r}")
-    for pattern in _EXFILTRATION:
-        match = re.search(pattern, lowered)
-        if match:
-            reasons.append(f"asks to reveal or send data elsewhere: {match.group(0)!r}")
-    for label, pattern in _SECRETS.items():
-        if re.search(pattern, text, flags=re.IGNORECASE):
-            reasons.append(f"carries {label}")
-    for match in _CARD.finditer(text):
-        if luhn_valid(match.group(0)):
-            reasons.append("carries a payment card number (Luhn-valid)")
-            break
-    for match in _PHONE.finditer(text):
-        digits = sum(c.isdigit() for c in match.group(0))
-        # Dates (8 digits) and short codes are not phone numbers; 10-15 digits are.
-        if 10 <= digits <= 15 and not luhn_valid(match.group(0)):
-            reasons.append("carries a phone number")
-            break
+    reasons = _intent_reasons(text, 0)
+    cleaned = clean(text)
+    if _API_KEY.search(cleaned):
+        reasons.append("carries an API key")
+    reasons += secrets_and_pii(cleaned)
+    address_view = views(text)[-1]
+    if address_view != cleaned.lower() and "carries an e-mail address" not in reasons:
+        reasons += [r for r in secrets_and_pii(address_view) if "e-mail" in r]
     return reasons
 
 

@@ -1,0 +1,207 @@
+"""Recall and false positives of the safety screen on the labelled corpus, on every path to active.
+
+The corpus (`tests/data/screen_corpus.jsonl`) holds hostile guideline texts, each labelled with its
+technique (override, role play, prompt reveal, exfiltration, obfuscations, secrets and PII, tool
+names the store does not know), and benign look-alikes (refusals, the same verbs about ordinary
+work, numbers that are not secrets). Each line also says which batch it was written in: batch
+`first` was written with the screen's design in mind; `second` and `third` were written later as
+held-out sets, measured, and then the screen was generalised (the figures measured on them before
+that are in the README). Every text is pushed down each path by which a guideline becomes active:
+
+- import: a JSONL line with status `active`, read by `memory import` (through `admit`);
+- activate: stored as `proposed` (unscreened), then `activate`d;
+- merge: stored as `proposed`, then an active near-duplicate arrives (the "merge bypass"); and
+  the text arriving as active onto a proposed near-duplicate (the merged text is screened again).
+
+A hostile text is "held" when no active guideline carries it afterwards; a benign text is a false
+positive when it does not end up active. The store knows the tools of a few ordinary guidelines,
+as a store in use does, so tool names in a text are checked without `--tools`.
+
+    python bench/bench_screen.py [--corpus PATH] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from oncourse.consistency.errors import MemoryStoreError  # noqa: E402
+from oncourse.consistency.guidelines import Guideline, GuidelineScope  # noqa: E402
+from oncourse.consistency.text import LexicalEmbedder  # noqa: E402
+from oncourse.memory.admit import admit  # noqa: E402
+from oncourse.memory.store import GuidelineMemory  # noqa: E402
+
+CORPUS = Path(__file__).resolve().parents[1] / "tests" / "data" / "screen_corpus.jsonl"
+KNOWN = [
+    Guideline(
+        trigger="The contact search returns several people with the same name",
+        instruction="Filter on the company's email domain before picking one.",
+        scope=GuidelineScope(tools=["search_contacts", "send_email"]),
+    ),
+    Guideline(
+        trigger="The user wants to change a reservation",
+        instruction="Read the reservation first and confirm the change with the user.",
+        scope=GuidelineScope(tools=["get_reservation_details", "transfer_to_human_agents"]),
+    ),
+]
+NEUTRAL = "Confirm the details with the user before acting."
+
+
+def load(path: Path = CORPUS) -> list[dict]:
+    """The corpus rows: label, technique, trigger, instruction (and batch)."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line]
+
+
+def _guideline(row: dict, status: str) -> Guideline:
+    return Guideline(trigger=row["trigger"], instruction=row["instruction"], status=status)
+
+
+def _store(folder: Path, name: str, dedupe: float = 0.9) -> GuidelineMemory:
+    store = GuidelineMemory(folder / name, embedder=LexicalEmbedder(), dedupe_threshold=dedupe)
+    admit(store, [g.model_copy(deep=True) for g in KNOWN], status="active")
+    return store
+
+
+def _active_with(store: GuidelineMemory, instruction: str) -> bool:
+    wanted = " ".join(instruction.split())
+    return any(g.instruction == wanted for g in store.all("active"))
+
+
+def via_import(rows: list[dict], folder: Path) -> list[bool]:
+    """Active after `memory import` of the row as an active line."""
+    path = folder / "import.jsonl"
+    guidelines = [_guideline(r, "active") for r in rows]
+    path.write_text("".join(g.model_dump_json() + "\n" for g in guidelines), encoding="utf-8")
+    with _store(folder, "import.db", dedupe=1.01) as store:
+        store.import_jsonl(path)
+        return [store.get(g.id).status == "active" for g in guidelines]
+
+
+def via_activate(rows: list[dict], folder: Path) -> list[bool]:
+    """Active after being stored proposed and then activated."""
+    out = []
+    with _store(folder, "activate.db", dedupe=1.01) as store:
+        for row in rows:
+            stored = store.add(_guideline(row, "proposed"))
+            try:
+                out.append(store.activate(stored.id).status == "active")
+            except MemoryStoreError:
+                out.append(False)
+    return out
+
+
+def via_merge(rows: list[dict], folder: Path) -> list[bool]:
+    """The row's text active after a merge with a near-duplicate, in either role.
+
+    A: the row stored proposed (unscreened), then an active neutral near-duplicate arrives (the
+    "merge bypass"); B: a neutral text stored proposed, then the row arrives as active, so the
+    merged guideline takes the row's text and is screened again.
+    """
+    out = []
+    # A threshold of -1 makes every pair near-duplicates: the merge always happens. The store's
+    # own guidelines are retired so they absorb nothing (their tools stay known).
+    with _store(folder, "merge.db", dedupe=-1.0) as store:
+        for known in KNOWN:
+            store.retire(known.id)
+        for row in rows:
+            pairs = [
+                (_guideline(row, "proposed"), Guideline(trigger=row["trigger"], instruction=NEUTRAL,
+                                                        status="active")),
+                (Guideline(trigger=row["trigger"], instruction=NEUTRAL), _guideline(row, "active")),
+            ]  # fmt: skip
+            held = []
+            for first, second in pairs:
+                store.add(first, dedupe=False)
+                stored = store.add(second)
+                held.append(_active_with(store, row["instruction"]))
+                for guideline_id in {first.id, second.id, stored.id}:
+                    if guideline_id in store:
+                        store.remove(guideline_id)
+            out.append(any(held))
+    return out
+
+
+PATHS = {"import": via_import, "activate": via_activate, "merge": via_merge}
+
+
+def measure(rows: list[dict], path: str, folder: Path) -> dict:
+    """Recall (hostile held) and false-positive rate (benign not active) on one path."""
+    active = PATHS[path](rows, folder)
+    hostile = [not a for r, a in zip(rows, active, strict=True) if r["label"] == "hostile"]
+    benign = [not a for r, a in zip(rows, active, strict=True) if r["label"] == "benign"]
+    by_technique: dict[str, list[bool]] = defaultdict(list)
+    by_batch: dict[str, list[bool]] = defaultdict(list)
+    for row, held in zip(rows, [not a for a in active], strict=True):
+        if row["label"] == "hostile":
+            by_technique[row["technique"]].append(held)
+            by_batch[row.get("batch", "first")].append(held)
+    missed = [
+        r["instruction"] for r, a in zip(rows, active, strict=True) if r["label"] == "hostile" and a
+    ]
+    flagged = [
+        r["instruction"]
+        for r, a in zip(rows, active, strict=True)
+        if r["label"] == "benign" and not a
+    ]
+    return {
+        "path": path,
+        "hostile": len(hostile),
+        "benign": len(benign),
+        "recall": sum(hostile) / len(hostile),
+        "false_positive_rate": sum(benign) / len(benign),
+        "recall_by_technique": {k: sum(v) / len(v) for k, v in sorted(by_technique.items())},
+        "recall_by_batch": {k: sum(v) / len(v) for k, v in sorted(by_batch.items())},
+        "missed": missed,
+        "false_positives": flagged,
+    }
+
+
+def main() -> None:
+    """Print recall and false positives per path (JSON on stdout with --json)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    rows = load(args.corpus)
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in PATHS:
+            started = time.perf_counter()
+            result = measure(rows, path, Path(tmp))
+            result["seconds"] = round(time.perf_counter() - started, 2)
+            results.append(result)
+    from oncourse.memory.screen import screen
+
+    timings = []
+    for row in rows:
+        started = time.perf_counter()
+        screen(_guideline(row, "active"))
+        timings.append((time.perf_counter() - started) * 1000)
+    summary = {"corpus": str(args.corpus), "paths": results,
+               "screen_ms_median": round(statistics.median(timings), 2)}  # fmt: skip
+    if args.json:
+        print(json.dumps(summary, indent=2))
+        return
+    for r in results:
+        print(
+            f"{r['path']:>8}: {r['hostile']} hostile, recall {r['recall']:.1%}; "
+            f"{r['benign']} benign, false positives {r['false_positive_rate']:.1%}"
+        )
+        for text in r["missed"]:
+            print(f"          missed: {text[:90]}")
+        for text in r["false_positives"]:
+            print(f"          false positive: {text[:90]}")
+    print("recall by technique (import):", json.dumps(results[0]["recall_by_technique"]))
+    print(f"screen: median {summary['screen_ms_median']} ms per guideline")
+
+
+if __name__ == "__main__":
+    main()

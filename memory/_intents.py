@@ -1,0 +1,293 @@
+"""The screen's second layer: what the text asks the agent to do, read as phrases and patterns.
+
+Four intents make a guideline hostile: overriding the instructions it sits under, making the
+agent play another role, revealing the system prompt, and sending data out (or into replies
+where it does not belong). The same words in a refusal are benign: "if the user asks you to
+ignore the baggage policy, decline", "never share card numbers", "do not reveal the password".
+A match is read as negated when a negation governs it (`do not`, `never`, `decline to`, ...
+just before it) or when it is a reported request (`asks you to`, `such as '...'`, in quotes)
+in a guideline that refuses it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_TARGETS = (
+    r"(?:instructions?|rules?|polic(?:y|ies)|guidance|guidelines?|prompts?|guardrails?|"
+    r"directions|directives|restrictions?|safeguards?|system (?:prompt|message)|"
+    r"verification|(?:policy|safety|identity|security) checks?|fare rules|constraints)"
+)
+_DISMISS = (
+    r"(?:ignore|ignoring|disregard|disregarding|forget|override|overriding|bypass|bypassing|"
+    r"circumvent|skip|skipping|set aside|put aside|pay no attention to|drop|discard|abandon|"
+    r"get around|work around|turn off|disable|waive|leave out|omit|bend|bends|bending)"
+)
+_SENSITIVE = (
+    r"(?:passwords?|passport(?: numbers?)?|card numbers?|cvv|cvc|security codes?|ssn|"
+    r"social security(?: numbers?)?|dates? of birth|full (?:card )?numbers?|payment methods?|"
+    r"membership (?:id|numbers?)|phone numbers?|pin|bank details|credentials|api keys?|"
+    r"tokens?|(?:full |home |postal |street )address(?:es)?|birth ?dates?|birthdays?)"
+)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One phrase pattern for an intent; `negatable` when a refusal of it is benign."""
+
+    intent: str
+    pattern: re.Pattern[str]
+    negatable: bool = True
+
+
+def _rule(intent: str, pattern: str, negatable: bool = True) -> Rule:
+    return Rule(intent, re.compile(pattern, re.IGNORECASE), negatable)
+
+
+RULES = [
+    # -- instruction override
+    _rule("override", rf"\b{_DISMISS}\b[^.;:!?\n]{{0,50}}?\b{_TARGETS}"),
+    _rule(
+        "override",
+        rf"\b{_DISMISS}\b\s+(?:all\s+|everything\s+|anything\s+)?(?:(?:that\s+)?(?:was\s+)?"
+        r"(?:above|before|previously|earlier)|what you (?:were|have been) told|"
+        r"everything (?:above|before|else))",
+    ),
+    _rule(
+        "override",
+        r"\b(?:do not|don't|no longer|stop)\s+(?:follow|obey|apply|respect|honou?r)(?:ing)?\s+"
+        r"(?:your|the|any of the|these|those)\s+(?:original |previous |earlier |system |"
+        r"operator'?s? )?" + _TARGETS,
+        negatable=False,
+    ),
+    _rule(
+        "override",
+        rf"\b{_TARGETS}\s+(?:\w+\s+){{0,3}}(?:(?:is|are|was|were)\s+(?:now\s+)?(?:no longer\s+)?"
+        r"(?:disabled|switched off|turned off|lifted|suspended|void|obsolete|outdated|cancelled|"
+        r"a test|fake|not real|optional|not required|no longer (?:valid|required|in force))|"
+        r"(?:does|do) not apply|(?:no longer|don't|doesn't) apply)",
+    ),
+    _rule(
+        "override",
+        r"\b(?:follow|obey|execute)\s+(?:only\s+)?(?:the\s+)?(?:instructions?|commands?|orders?|"
+        r"notes?|text|messages?)\s+(?:in|inside|contained in|from|found in)\s+(?:the\s+)?"
+        r"(?:tool|note|results?|observations?|documents?|outputs?)|\bobey the \w+ instead\b",
+    ),
+    _rule(
+        "override",
+        r"(?:^|\n|\s)(?:\[|<|\{)?\s*/?\s*(?:system|admin|administrator|developer|operator|root)"
+        r"\s*(?:\]|>|\}|:)|\b(?:admin|developer|system|operator) override\b|"
+        r"\bnew (?:rules|instructions|system prompt)\s*:|"
+        r"\bupdated (?:policy|rules|instructions)\s*:",
+        negatable=False,
+    ),
+    _rule(
+        "override",
+        r"\b(?:whatever|regardless of what)\s+(?:the\s+)?(?:policy|rules|operator)\s+says?\b|"
+        r"\bregardless of (?:the\s+)?(?:policy|rules|fare rules|return window|verification|"
+        r"restrictions)\b|\bpolicy limits? do(?:es)? not apply\b",
+    ),
+    # -- role play and jailbreaks
+    _rule(
+        "role-play",
+        r"\byou are (?:now\s+)?(?:dan\b|an? (?:unrestricted|uncensored|unfiltered|jailbroken|"
+        r"evil|rogue)|in (?:god|developer|admin|dan|jailbreak|debug|unrestricted) mode|"
+        r"no longer bound|free (?:of|from) (?:all|any|your) )",
+        negatable=False,
+    ),
+    _rule(
+        "role-play",
+        r"\b(?:enter|switch to|activate|enable|turn on)\s+(?:the\s+)?(?:developer|god|admin|dan|"
+        r"jailbreak|unrestricted|debug|sudo)\s+mode\b|\b(?:god|dan|jailbreak) mode\b",
+    ),
+    _rule(
+        "role-play",
+        r"\b(?:pretend|imagine)\s+(?:to be|you are|you're|that you are)\b|"
+        r"\brole-?\s?play(?:ing)?\s+as\b|\bplay the (?:role|part) of\b|\bswitch persona\b|"
+        r"\bact as (?:an? |the )?(?:unrestricted|uncensored|unfiltered|different|new|evil|"
+        r"jailbroken|dan\b|[^.,;]{0,40}\b(?:who|that|which) can (?:override|ignore|bypass|do))",
+    ),
+    _rule(
+        "role-play",
+        r"\bdo anything now\b|\bjailbreak|\b(?:has|have|with) no (?:rules|restrictions|limits|"
+        r"content policy|filters|guardrails|constraints|limitations)\b|"
+        r"\bwithout (?:any )?(?:restrictions|limits|rules|"
+        r"filters|limitations)\b|\bnever refuses?\b|\b(?:every|all|any) (?:actions?|requests?) "
+        r"(?:is|are) (?:pre-?approved|approved|allowed)\b",
+    ),
+    # -- system prompt reveal
+    _rule(
+        "prompt-reveal",
+        r"\b(?:print|show|reveal|repeat|output|display|tell|share|summari[sz]e|dump|recite|"
+        r"copy|send|leak|write out|disclose|list)\b[^.;!?\n]{0,60}?\b(?:system prompt|"
+        r"system message|initial prompt|(?:your |the )?hidden (?:instructions|rules|prompt)|"
+        r"your (?:instructions|prompt|rules|configuration|guidelines)|text above|"
+        r"instructions (?:above|you were given)|(?:operator|confidential|internal) "
+        r"(?:rules|instructions|prompt)|developer message|"
+        r"(?:tools|functions) with their descriptions)",
+    ),
+    _rule(
+        "prompt-reveal",
+        r"\bwhat your (?:instructions|prompt|rules|system prompt)\b[^.;!?\n]{0,40}\bsay|"
+        r"\bword for word\b|\bverbatim\b",
+    ),
+    _rule(
+        "override",
+        r"\b(?:supersedes?|replaces?|overrides?|takes? precedence over|outranks?|trumps?)\s+"
+        rf"(?:\w+\s+){{0,3}}{_TARGETS}|"
+        r"\b(?:everything|anything|all|whatever)\s+(?:(?:that\s+)?you\s+)?(?:were|was|have been|"
+        r"'ve been)\s+(?:told|given|instructed)\b|"
+        rf"\b(?:exempt|excused|immune|released) from (?:\w+\s+){{0,2}}{_TARGETS}|"
+        r"\bwithout (?:the |any |your |our )?(?:usual |normal |standard |required )?"
+        rf"(?:checks|verification|confirmation|{_TARGETS})\b|"
+        r"\b(?:make|grant|give|allow)s? (?:an? |one )?(?:quiet |silent |special |secret )?"
+        r"exceptions?\b",
+    ),
+    _rule(
+        "override",
+        r"\b(?:do not|don't|never)\s+(?:mention|tell (?:the user )?about|disclose|admit)\s+"
+        r"(?:the |this |these |any )?(?:policy|rules|instructions?|guideline|exception)\b|"
+        r"\b(?:end of|begin(?:ning of)?|start of) (?:the )?(?:policy|instructions|system prompt|"
+        r"(?:a )?new session)\b|#{3,}",
+        negatable=False,
+    ),
+    _rule(
+        "role-play",
+        r"\b(?:unlocked|unleashed|uncensored|unfiltered|unshackled)\b|"
+        r"\bfrom (?:now|here) on\b,?\s+(?:you|you're|your)\b|"
+        r"\b(?:answer|do|comply with) (?:everything|anything|every request|any request)\b|"
+        r"\bnothing you do (?:has|have|carries) (?:any |real )?consequences\b|\bact freely\b|"
+        r"\b(?:is|this is) (?:just )?a (?:sandbox|simulation|game)\b",
+    ),
+    _rule(
+        "prompt-reveal",
+        r"\b(?:paste|explain|describe|detail|quote|print|show|reveal|repeat|output|share|tell)\b"
+        r"[^.;!?\n]{0,60}?\b(?:(?:instructions|rules|prompt|guidelines|configuration)\s+"
+        r"(?:that\s+)?(?:you|the operator|the developer|the system)\s+(?:received|were given|got|"
+        r"configured|set|gave|wrote)|hidden (?:ones|rules|instructions)|(?:at|from) the "
+        r"(?:start|beginning) of (?:this|the) conversation)",
+    ),
+    _rule(
+        "override",
+        r"\b(?:authori[sz]ed|allowed|permitted|cleared)\s+(?:you\s+)?to\s+(?:approve|grant|refund|"
+        r"do|accept|waive)\s+(?:anything|everything|any|all)\b|\bno questions asked\b|"
+        r"\b(?:is|are) (?:just |only |merely )?a formality\b|"
+        r"\b(?:policy|rules|polic(?:y|ies)) or not\b|"
+        r"\bwhatever (?:they|he|she|the user|the customer) (?:wants?|asks? for)\b|"
+        r"\btreat (?:every|all|any|each)\b[^.;!?\n]{0,40}\bas (?:refundable|eligible|approved|"
+        r"verified|exempt|authori[sz]ed|paid|free)\b",
+    ),
+    _rule(
+        "role-play",
+        r"\b(?:rogue|unrestricted) (?:agent|assistant|ai|bot|model)\b|"
+        r"\b(?:real|true) (?:identity|self|purpose) is\b",
+    ),
+    _rule(
+        "prompt-reveal",
+        r"\b(?:first|initial|opening|earliest) (?:message|prompt|instructions?)\b"
+        r"[^.;!?\n]{0,40}\b(?:system|this (?:chat|conversation))\b|\bthe one from the system\b",
+    ),
+    _rule(
+        "exfiltration",
+        r"\b(?:encode|encrypt|obfuscate|hide|smuggle|embed)\b[^.;!?\n]{0,40}\b(?:user'?s?|"
+        r"customer'?s?|their|personal|traveller'?s?|passenger'?s?) (?:details|data|information|"
+        r"profile|records?)\b",
+    ),
+    _rule(
+        "exfiltration",
+        r"\b(?:tell|give|send|show|read)\s+(?:the user|them|the customer|him|her|the caller)\s+"
+        rf"(?:their|his|her|the)\s+(?:\w+\s+)?{_SENSITIVE}\b",
+    ),
+    # -- exfiltration
+    _rule("exfiltration", r"\bhttps?://\S+|\bwww\.[a-z0-9-]+\.[a-z]{2,}", negatable=False),
+    _rule("exfiltration", r"!?\[[^\]\n]{0,80}\]\([^)\s]{1,300}\)", negatable=False),
+    _rule(
+        "exfiltration",
+        r"\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|info|me|ru|cn|xyz|biz|top|site|"
+        r"online|app|dev)\b(?!\.\w)",
+        negatable=False,
+    ),
+    _rule(
+        "exfiltration",
+        r"\b(?:send|forward|e-?mail|post|upload|transmit|leak|copy|bcc|cc|share|report|relay|"
+        r"sync|export|mirror)\b[^.;!?\n]{0,80}?\b(?:to|into|with|on)\b[^.;!?\n]{0,40}?"
+        r"(?:@|\bexternal\b|\bthird[- ]part(?:y|ies)\b|\bpartners?\b|\bwebhook|\bserver\b|"
+        r"\bendpoint\b|\bpastebin\b|\bour (?:team|partner|archive|records)\b|"
+        r"\b(?:notes?|reason|comment|memo) field\b)",
+    ),
+    _rule(
+        "exfiltration",
+        r"\b(?:include|put|add|append|insert|read out|write|copy|attach|embed|echo|paste|"
+        r"give|list|show|print|reveal|disclose|share|spell out|send|email|e-mail|mention|"
+        r"store|save|log|record|note down|keep|place|leave|publish|expose)\b"
+        rf"[^.;!?\n]{{0,60}}?\b{_SENSITIVE}\b",
+    ),
+    _rule("exfiltration", r"\bexfiltrat\w*"),
+]
+
+# Strong phrases looked for in the text with every space and sign removed ("instruc tions").
+SQUEEZED = [
+    ("override", re.compile(r"(?:ignore|disregard|forget|bypass|override)(?:all|the|your|any)*"
+                            r"(?:previous|prior|above|earlier|original)*(?:instructions?|rules|"
+                            r"guidance|guidelines|polic(?:y|ies)|guardrails|prompts?)")),
+    ("prompt-reveal", re.compile(r"(?:reveal|print|show|repeat)(?:the|your)*systemprompt")),
+]  # fmt: skip
+
+_NEGATION = re.compile(
+    r"\b(?:do not|don't|dont|does not|never|not|refuse to|refuses to|decline to|declines to|"
+    r"avoid|without|instead of|rather than|no one should|under no circumstances)\b"
+    r"(?:\s+\w+){0,3}\s*$",
+    re.IGNORECASE,
+)
+_REPORTED = re.compile(
+    r"\b(?:asks?|asked|asking|requests?|requested|tells?|told|wants?|wanted|urges?|pushes|"
+    r"says?)\b(?:\s+(?:you|the agent|us|me))?\s+(?:to\s+)?(?:\w+\s+){0,2}$|"
+    r"\b(?:such as|like|text like|contains|saying)\s*['\"‘“]?\s*$",
+    re.IGNORECASE,
+)
+_REFUSAL = re.compile(
+    r"\b(?:decline|declines|refuse|refuses|politely refuse|do not|don't|never|not act|"
+    r"treat (?:it|them|this) as data|ignore the note|report it)\b",
+    re.IGNORECASE,
+)
+
+
+def _clause_before(text: str, start: int) -> str:
+    head = text[:start]
+    cut = max(head.rfind(c) for c in ".;!?\n")
+    return head[cut + 1 :]
+
+
+def _quoted(text: str, start: int, end: int) -> bool:
+    before = _clause_before(text, start)
+    return before.count("'") % 2 == 1 or before.count('"') % 2 == 1 or "‘" in before[-3:]
+
+
+def negated(text: str, start: int, end: int) -> bool:
+    """True when the phrase at text[start:end] is refused or reported, not asked for."""
+    before = _clause_before(text, start)
+    if _NEGATION.search(before[-60:]):
+        return True
+    reported = _REPORTED.search(before[-60:]) or _quoted(text, start, end)
+    return bool(reported and _REFUSAL.search(text))
+
+
+def intents(text: str) -> list[tuple[str, str]]:
+    """(intent, the phrase) for every hostile phrase in the text that is not refused."""
+    found: list[tuple[str, str]] = []
+    for rule in RULES:
+        for match in rule.pattern.finditer(text):
+            if rule.negatable and negated(text, match.start(), match.end()):
+                continue
+            found.append((rule.intent, match.group(0).strip()))
+            break
+    return found
+
+
+def squeezed_intents(letters: str) -> list[tuple[str, str]]:
+    """Strong phrases in the text's letters run together (catches words split by spaces)."""
+    return [(intent, m.group(0)) for intent, p in SQUEEZED if (m := p.search(letters))]
+
+
+__all__ = ["RULES", "Rule", "intents", "negated", "squeezed_intents"]

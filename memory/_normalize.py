@@ -1,0 +1,123 @@
+"""The screen's first layer: undo the tricks that hide words from a pattern.
+
+`views(text)` returns the text as a reader would see it, in several forms: Unicode NFKC (full-width
+letters become ASCII), zero-width and other format or control characters removed, look-alike
+letters from other scripts mapped to Latin (Cyrillic `о`, Greek `Ι`, ...), letters spelled out
+with spaces, hyphens or dots joined back into words (`I-g-n-o-r-e`), digits used as letters read
+as letters (`1gn0r3`), and spelled-out addresses (`attacker at evil dot com`). `decoded(text)`
+finds base64, hex and URL-encoded spans and returns what they decode to, for the screen to read.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+import unicodedata
+import urllib.parse
+
+# Letters of other scripts that render like Latin ones (Unicode TR39 confusables, the subset
+# that maps to a single Latin letter and occurs in attacks on English text).
+_CONFUSABLES = str.maketrans(
+    {
+        "а": "a", "в": "b", "е": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p",
+        "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ј": "j", "ԁ": "d",
+        "ԛ": "q", "ԝ": "w", "ɡ": "g", "ⅼ": "l", "ı": "i", "ո": "n", "ս": "u",
+        "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P",
+        "С": "C", "Т": "T", "У": "Y", "Х": "X", "Ѕ": "S", "І": "I", "Ј": "J", "Ԁ": "D",
+        "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M",
+        "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "ο": "o", "ν": "v",
+        "α": "a", "ι": "i", "κ": "k", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ϲ": "c",
+    }
+)  # fmt: skip
+_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a"})
+_SPELLED = re.compile(
+    r"(?<![A-Za-z])(?:[A-Za-z](?:[ \t]{1,3}|[-._*·|/+~]+)){2,}[A-Za-z](?![A-Za-z])"
+)
+_LEET_WORD = re.compile(r"\b(?=[a-z0-9@]*[a-z])(?=[a-z0-9@]*[013457@])[a-z0-9@]{3,}\b")
+_AT_DOT = re.compile(
+    r"\b([\w.+-]+)\s*(?:\(at\)|\[at\]|\{at\}|\sat\s)\s*([\w-]+)\s*"
+    r"(?:\(dot\)|\[dot\]|\{dot\}|\sdot\s)\s*([a-z]{2,10})\b",
+    re.IGNORECASE,
+)
+_DOT = re.compile(
+    r"\b([\w-]+)\s*(?:\(dot\)|\[dot\]|\{dot\}|\sdot\s)\s*(com|net|org|io|info|me|ru|cn|xyz|co|biz|top)\b",
+    re.IGNORECASE,
+)  # noqa: E501
+_BASE64 = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
+_HEX = re.compile(r"\b(?:[0-9a-fA-F]{2}){8,}\b")
+_URL_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
+
+
+def clean(text: str) -> str:
+    """NFKC, without format/control characters, look-alike letters mapped to Latin."""
+    text = unicodedata.normalize("NFKC", text)
+    out = []
+    for char in text:
+        category = unicodedata.category(char)
+        if category == "Cf":
+            continue  # zero-width spaces and joiners, bidi marks, soft hyphens
+        out.append(" " if category in ("Cc", "Zl", "Zp") and char not in "\n\t" else char)
+    return "".join(out).translate(_CONFUSABLES)
+
+
+def _join_spelled(match: re.Match[str]) -> str:
+    run = match.group(0)
+    # Two or more spaces inside a spelled run separate its words ("i g n o r e   a l l").
+    words = re.split(r"[ \t]{2,}", run) if re.search(r"[ \t]{2,}", run) else [run]
+    return " ".join(re.sub(r"[^A-Za-z]", "", w) for w in words)
+
+
+def views(text: str) -> list[str]:
+    """The text in every form the screen reads (cleaned, letters joined, leet read, addresses)."""
+    cleaned = clean(text)
+    joined = _SPELLED.sub(_join_spelled, cleaned)
+    lowered = joined.lower()
+    unleet = _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), lowered)
+    addresses = _DOT.sub(r"\1.\2", _AT_DOT.sub(r"\1@\2.\3", lowered))
+    return list(dict.fromkeys([cleaned, joined, unleet, addresses]))
+
+
+def squeezed(text: str) -> str:
+    """Lower-case letters only: catches words split by stray spaces ("instruc tions")."""
+    return re.sub(r"[^a-z]", "", clean(text).lower())
+
+
+def _printable(raw: bytes) -> str | None:
+    try:
+        decoded = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    letters = sum(c.isalpha() for c in decoded)
+    printable = sum(c.isprintable() or c.isspace() for c in decoded)
+    if len(decoded) < 6 or printable < 0.95 * len(decoded) or letters < 0.5 * len(decoded):
+        return None
+    return decoded if " " in decoded or "@" in decoded else None
+
+
+def decoded(text: str) -> list[str]:
+    """Readable text hidden in base64, hex or URL-encoded spans of the text."""
+    found: list[str] = []
+    for match in _BASE64.finditer(text):
+        token = match.group(0)
+        for decoder in (base64.b64decode, base64.urlsafe_b64decode):
+            try:
+                raw = decoder(token + "=" * (-len(token) % 4))
+            except (binascii.Error, ValueError):
+                continue
+            plain = _printable(raw)
+            if plain:
+                found.append(plain)
+                break
+    for match in _HEX.finditer(text):
+        plain = _printable(bytes.fromhex(match.group(0)))
+        if plain:
+            found.append(plain)
+    if len(_URL_ESCAPE.findall(text)) >= 2:
+        plain = urllib.parse.unquote(text)
+        if plain != text:
+            found.append(plain)
+    return list(dict.fromkeys(found))
+
+
+__all__ = ["clean", "decoded", "squeezed", "views"]

@@ -1,0 +1,124 @@
+"""The screen's third layer: secrets and personal data a guideline must never carry.
+
+Keys and tokens are found by `detect-secrets` (its detectors for cloud keys, JWTs, private keys,
+GitHub/Slack/Stripe/OpenAI tokens, `key = value` assignments; the entropy detectors are left out,
+they fire on ordinary words). Phone numbers by `phonenumbers` (only numbers valid for their
+region). Numbers with a check digit are accepted only when it holds: payment cards (Luhn and an
+issuer prefix), IBANs (ISO 13616 mod 97), US social security numbers (the SSA's rules on area,
+group and serial). Passwords in prose ("the password is X") by a pattern.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+_EMAIL = re.compile(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b")
+_PASSWORD = re.compile(
+    r"\b(?:password|passwd|passphrase|passcode|pwd|pin|login)\b(?:\s+(?:is|was|=|:)|\s*[:=]|"
+    r"\s+[-—])?\s*['\"`]?(?P<value>[^\s'\"`,;]{6,})",
+    re.IGNORECASE,
+)
+_CARD = re.compile(r"(?<![\d-])(?:\d[ -]?){12,18}\d(?![\d-])")
+_IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,3})?\b")
+_SSN = re.compile(r"(?<![\d-])(\d{3})([- ])(\d{2})\2(\d{4})(?![\d-])")
+_SSN_BARE = re.compile(
+    r"\b(?:ssn|social security(?: number)?)\b\D{0,20}(\d{3})(\d{2})(\d{4})\b", re.I
+)
+_JWT = re.compile(r"\beyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{8,}")
+_PEM = re.compile(r"-----BEGIN [A-Z ]*(?:PRIVATE KEY|CERTIFICATE)-----")
+_CARD_PREFIXES = ("4", "34", "37", "36", "38", "30", "35", "6011", "65", "62") + tuple(
+    str(p) for p in [*range(51, 56), *range(2221, 2721)]
+)
+
+
+def luhn_valid(digits: str) -> bool:
+    """Luhn checksum (ISO/IEC 7812-1), the check digit scheme of payment card numbers."""
+    numbers = [int(c) for c in digits if c.isdigit()]
+    if len(numbers) < 13:
+        return False
+    total = 0
+    for position, value in enumerate(reversed(numbers)):
+        if position % 2 == 1:
+            value *= 2
+            if value > 9:
+                value -= 9
+        total += value
+    return total % 10 == 0
+
+
+def iban_valid(text: str) -> bool:
+    """ISO 13616 check: move the first four characters to the end, letters to numbers, mod 97."""
+    compact = re.sub(r"\s", "", text).upper()
+    if not 15 <= len(compact) <= 34:
+        return False
+    moved = compact[4:] + compact[:4]
+    return int("".join(str(int(c, 36)) for c in moved)) % 97 == 1
+
+
+def ssn_valid(area: str, group: str, serial: str) -> bool:
+    """A US SSN the SSA could issue: area not 000, 666 or 9xx; group not 00; serial not 0000."""
+    return area not in ("000", "666") and area[0] != "9" and group != "00" and serial != "0000"
+
+
+@lru_cache(maxsize=1)
+def _detect_secrets_plugins() -> Any:
+    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+
+    names: list[str] = [c.__name__ for c in get_mapping_from_secret_type_to_class().values()]
+    return [
+        {"name": name} for name in names if "HighEntropy" not in name and name != "IPPublicDetector"
+    ]
+
+
+def _library_secrets(text: str) -> list[str]:
+    from detect_secrets.core.scan import scan_line
+    from detect_secrets.settings import transient_settings
+
+    found: list[str] = []
+    with transient_settings({"plugins_used": _detect_secrets_plugins()}):
+        for line in text.splitlines() or [text]:
+            found += [str(secret.type) for secret in scan_line(line)]
+    return found
+
+
+def _phones(text: str) -> bool:
+    import phonenumbers
+
+    matcher = phonenumbers.PhoneNumberMatcher(text, "US", leniency=phonenumbers.Leniency.VALID)
+    return any(not luhn_valid(m.raw_string) for m in matcher)
+
+
+def secrets_and_pii(text: str) -> list[str]:
+    """One reason per kind of secret or personal data found in the text."""
+    reasons = [f"carries a secret ({kind})" for kind in dict.fromkeys(_library_secrets(text))]
+    if _JWT.search(text) and not any("JSON Web Token" in r for r in reasons):
+        reasons.append("carries a secret (JSON Web Token)")
+    if _PEM.search(text) and not any("Private Key" in r for r in reasons):
+        reasons.append("carries a secret (Private Key)")
+    for match in _PASSWORD.finditer(text):
+        value = match.group("value")
+        if re.search(r"[A-Za-z]", value) and re.search(r"[\d\W_]", value.rstrip(".!?")):
+            reasons.append("carries a password")
+            break
+    for match in _CARD.finditer(text):
+        digits = re.sub(r"\D", "", match.group(0))
+        if luhn_valid(digits) and digits.startswith(_CARD_PREFIXES):
+            reasons.append("carries a payment card number (Luhn-valid)")
+            break
+    if any(iban_valid(m.group(0)) for m in _IBAN.finditer(text)):
+        reasons.append("carries an IBAN (checksum valid)")
+    ssns = [m.group(1, 3, 4) for m in _SSN.finditer(text)] + [
+        m.group(1, 2, 3) for m in _SSN_BARE.finditer(text)
+    ]
+    if any(ssn_valid(*parts) for parts in ssns):
+        reasons.append("carries a social security number")
+    if _EMAIL.search(text):
+        reasons.append("carries an e-mail address")
+    if _phones(text):
+        reasons.append("carries a phone number")
+    return reasons
+
+
+__all__ = ["iban_valid", "luhn_valid", "secrets_and_pii", "ssn_valid"]
