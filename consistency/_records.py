@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any
 
 from oncourse.consistency._roles import is_vocabulary, leaves, parse_observation
 from oncourse.consistency._run_text import mentions
+from oncourse.consistency.tool_kinds import ToolKind
 from oncourse.consistency.trajectory import Trajectory
 from pydantic import BaseModel, Field
 
-ToolKind = Literal["reply", "read", "write", "scratch"]
 _BOOLEAN = {"yes", "no", "true", "false"}
 
 

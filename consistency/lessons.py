@@ -12,14 +12,12 @@ A guideline that carries a lesson says what to do *and why*. The why is in the r
 - **situation**: what every branch had seen: the user's request (first user messages, never a
   simulator's hidden script) and the observation right before the decision.
 
-Tool kinds come from the data: a tool that only ever returns nothing or a bare number is scratch
-(`think`, `calculate`); a tool whose name reads like a lookup is a read; any other tool is a
-write. Nothing here names a benchmark's tools or fields.
+Tool kinds (reply, read, write, scratch) are the analyzer's (`TaskAnalysis.tool_kinds`, read
+from the runs or declared by the user). Nothing here names a benchmark's tools or fields.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -43,14 +41,10 @@ from oncourse.consistency._run_text import (
     run_specific_strings,
 )
 from oncourse.consistency.analyzer import TaskAnalysis
-from oncourse.consistency.canonical import DEFAULT_READ_ONLY_TOOLS
 from oncourse.consistency.forks import NO_STEP
+from oncourse.consistency.tool_kinds import FAILED_RESULT, infer_tool_kinds
 from oncourse.consistency.trajectory import RESPOND_TOOL, Action, Step, Trajectory
 from pydantic import BaseModel, Field
-
-_READ = re.compile(DEFAULT_READ_ONLY_TOOLS)
-_ERROR = re.compile(r"^\W*(error|exception|failed|failure)\b", re.IGNORECASE)
-_NUMBER = re.compile(r"^\s*-?\d[\d,]*(\.\d+)?\s*$")
 
 
 class WriteEffect(BaseModel):
@@ -97,25 +91,17 @@ class LessonEvidence(BaseModel):
 
 
 def _is_error(observation: Any) -> bool:
-    return isinstance(observation, str) and bool(_ERROR.search(observation))
+    return isinstance(observation, str) and bool(FAILED_RESULT.search(observation))
 
 
-def tool_kinds(runs: Sequence[Trajectory]) -> dict[str, ToolKind]:
-    """Each tool's kind, from what its calls returned and how it is named (see module doc)."""
-    seen: dict[str, list[Any]] = {}
+def tool_kinds(analysis: TaskAnalysis, runs: Sequence[Trajectory]) -> dict[str, ToolKind]:
+    """Each tool's kind: as the analyzer found it, else inferred from these runs."""
+    kinds: dict[str, ToolKind] = dict(analysis.tool_kinds) or infer_tool_kinds(runs)
     for run in runs:
         for step in run.steps:
-            seen.setdefault(step.action.tool, []).append(step.observation)
-    kinds: dict[str, ToolKind] = {}
-    for tool, observations in seen.items():
-        if tool == RESPOND_TOOL:
-            kinds[tool] = "reply"
-        elif all(o in (None, "") or _NUMBER.match(str(o)) for o in observations):
-            kinds[tool] = "scratch"
-        elif _READ.search(tool):
-            kinds[tool] = "read"
-        else:
-            kinds[tool] = "write"
+            kinds.setdefault(
+                step.action.tool, "reply" if step.action.tool == RESPOND_TOOL else "write"
+            )
     return kinds
 
 
@@ -219,11 +205,11 @@ def _best_reason(sentences: Sequence[str], facts: Sequence[RecordFact]) -> str |
 
 
 def _situation(analysis: TaskAnalysis, kinds: dict[str, ToolKind], specific: set[str]) -> str:
-    """The observation before the decision when it is a tool's error every branch could see."""
+    """The observation before the decision when it is a tool's error (a failed write)."""
     divergence = analysis.divergence
     if divergence is None:
         return ""
-    for seen in divergence.context.preceding_observations[:1]:
+    for seen in divergence.context.preceding_observations:
         if seen.tool and kinds.get(seen.tool) != "reply" and _is_error(seen.observation):
             text = abstract_text(seen.observation.splitlines()[0][:160], specific)
             return f'{seen.tool} returns an error ("{text}")'
@@ -238,7 +224,7 @@ def gather_evidence(analysis: TaskAnalysis, runs: Sequence[Trajectory]) -> Lesso
     by_id = dict(zip(analysis.run_ids, runs, strict=False))
     passing = [rid for rid, run in by_id.items() if run.success]
     failing = [rid for rid, run in by_id.items() if not run.success]
-    kinds = tool_kinds(runs)
+    kinds = tool_kinds(analysis, runs)
     missing, harmful = write_effects(by_id, passing, failing, kinds)
     specific = run_specific_strings(runs)
     at = {rid: step for b in divergence.branches for rid, step in zip(b.runs, b.steps, strict=True)}
@@ -246,7 +232,9 @@ def gather_evidence(analysis: TaskAnalysis, runs: Sequence[Trajectory]) -> Lesso
     for rid in passing:
         run, step = by_id[rid], at.get(rid, -1)
         step = step if step >= 0 else len(run.steps)
-        sentences += reason_sentences(run, _window_start(run, step, kinds), step + 2)
+        # The reason may come before the decision (a note, a verdict) or after it (a refusal
+        # explained when the user insists): from the last lookup before it to the end.
+        sentences += reason_sentences(run, _window_start(run, step, kinds), len(run.steps))
     items = [e.item for e in [*missing, *harmful] if e.item]
     # The records about the item a write concerns; with no write, every record looked up.
     records = [r for item in dict.fromkeys(items) for r in records_about(runs, item, kinds)]
@@ -289,6 +277,8 @@ def gather_evidence(analysis: TaskAnalysis, runs: Sequence[Trajectory]) -> Lesso
         loser_move=decision_move(lose.action, lose_text),
         loser_tool=lose.action.tool,
     )
+    if evidence.winner_move == "reply" and reason and refuses(reason):
+        evidence.winner_move = "refuse"  # its words decided nothing; its stated reason refused
     evidence.lookup = _missed_lookup(by_id, passing, failing, missing, kinds)
     for good in missing:
         bad = next((e for e in harmful if e.tool == good.tool), None)
@@ -328,10 +318,14 @@ def abstention(analysis: TaskAnalysis, evidence: LessonEvidence) -> str | None:
     divergence = analysis.divergence
     if divergence is None:
         return "no divergence"
-    if getattr(divergence, "context_driven", False):
+    if divergence.context_driven and not any(
+        not c.context_driven and c.kind in ("write", "reply") for c in analysis.candidates
+    ):
+        # A context-driven decision point is left alone only when no agent-caused fork (a
+        # write or a deciding reply after the same observations) separates the runs too.
         return (
             "context-driven fork: the branches saw different observations just before it "
-            "(the user or a tool said something else), not an agent decision"
+            "(the user or a tool said something else), and no agent-caused fork separates the runs"
         )
     if evidence.missing or evidence.harmful:
         return None

@@ -152,7 +152,8 @@ def test_sample_triggers_come_from_what_the_agent_saw_not_the_simulator_script()
             guideline.trigger,
         )
         assert "agent asks" not in guideline.trigger and hidden[:40] not in guideline.trigger
-    assert _sample_guidelines()["40"].trigger.startswith("The user recently experienced a flight")
+    trigger = _sample_guidelines()["40"].trigger
+    assert "flight" in trigger and "cancel" in trigger, trigger
 
 
 @needs_sample
@@ -264,13 +265,30 @@ def test_stopping_without_content_is_an_abstention():
 
 
 def test_a_context_driven_fork_is_an_abstention():
-    analysis, runs = _analyzed(_invoice_runs())
-    assert analysis.divergence is not None
-    driven = analysis.model_copy(
-        update={"divergence": analysis.divergence.model_copy(update={"context_driven": True})}
-    )
+    # Every run asks the same question; the user's answers differ, and each run pays what its
+    # user named: the fork follows what the user said, not an agent decision.
+    def steps(answer: str, invoice: str):
+        return [
+            ("list_invoices", {"vendor": "VEND-7781"}, INVOICES),
+            ("respond", {"text": "Which of the two invoices should I pay?"}, answer),
+            ("pay_invoice", {"invoice_id": invoice}, "Paid."),
+        ]
+
+    runs = [
+        _run("ctx", i, i < 2, steps(*pick))
+        for i, pick in enumerate(
+            [
+                ("The open one, please.", "inv_100"),
+                ("The open one, please.", "inv_100"),
+                ("Pay the one from last quarter that you already settled again.", "inv_200"),
+                ("Pay the one from last quarter that you already settled again.", "inv_200"),
+            ]
+        )
+    ]
+    analysis, runs = _analyzed(runs)
+    assert analysis.divergence is not None and analysis.divergence.context_driven
     with pytest.raises(NoGuideline, match="context-driven"):
-        ContrastiveGuidelineGenerator().generate(driven, runs)
+        ContrastiveGuidelineGenerator().generate(analysis, runs)
 
 
 def test_a_refusal_in_words_carries_the_passing_runs_reason():
