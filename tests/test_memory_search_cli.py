@@ -80,3 +80,22 @@ def test_search_writes_nothing(store_path):
     _search(store_path, TASK)
     _search(store_path, "anything at all", "--raw", "--status", "all")
     assert _files(store_path.parent) == before
+
+
+def test_markup_in_ids_and_tasks_is_printed_as_text(tmp_path):
+    from oncourse.consistency.guidelines import GuidelineProvenance
+    from oncourse.consistency.text import LexicalEmbedder
+
+    path = tmp_path / "m.db"
+    with GuidelineMemory(path, embedder=LexicalEmbedder()) as memory:
+        memory.add(
+            Guideline(
+                id="g-[bold]x",
+                trigger="A refund[/]x arrives",
+                instruction="Check [link=https://a.example]the order[/link] first.",
+                provenance=[GuidelineProvenance(source_tasks=["refund[/]x"])],
+            )
+        )
+    result = CliRunner().invoke(app, ["memory", "ls", "--memory", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "refund[/]x" in result.stdout and "g-[bold]x" in result.stdout

@@ -60,10 +60,11 @@ def _listing(guidelines: list[Guideline], similarities: list[float] | None = Non
     table.add_column("injected", justify="right")
     table.add_column("instruction")
     for i, g in enumerate(guidelines):
-        cells = [g.id, g.status]
+        cells = [escape(g.id), g.status]
         if similarities is not None:
             cells.append(f"{similarities[i]:.2f}")
-        cells += [", ".join(g.source_tasks()), str(g.counters.injected), escape(g.instruction)]
+        tasks = escape(", ".join(g.source_tasks()))
+        cells += [tasks, str(g.counters.injected), escape(g.instruction)]
         table.add_row(*cells)
     return table
 
