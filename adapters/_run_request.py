@@ -64,8 +64,10 @@ def memory_hook_for(memory_path: str | Path | None) -> MemoryHook | None:
     """The injection hook of a guideline memory (path or URL); None for no memory."""
     if memory_path is None:
         return None
-    if not is_url(memory_path) and not Path(memory_path).exists():
-        raise InputError("no guideline memory here", path=str(memory_path))
+    from oncourse.memory.backend import store_exists
+
+    if not store_exists(memory_path):
+        raise InputError("no guideline memory here", path=public_location(str(memory_path)))
     from oncourse.memory.inject import memory_hook
     from oncourse.memory.store import GuidelineMemory
 

@@ -53,6 +53,7 @@ from oncourse.consistency.compare import (
 from oncourse.consistency.errors import InputError
 from oncourse.consistency.stats import group_by_task
 from oncourse.consistency.trajectory import Trajectory
+from oncourse.memory.backend import store_exists
 from pydantic import BaseModel, Field
 
 DEFAULT_SPLITS = ("train", "heldout", "heldout-novel")
@@ -148,7 +149,7 @@ def resolve_suite(suite: Any) -> Any:
 
 def memory_fingerprint(memory_path: str | Path | None) -> tuple[str, int]:
     """(hash of the active guidelines' ids, status and text, how many are active)."""
-    if memory_path is None or not Path(memory_path).exists():
+    if memory_path is None or not store_exists(memory_path):
         return "empty", 0
     from oncourse.memory.store import GuidelineMemory
 
@@ -317,7 +318,7 @@ def block_token_counter(memory_path: str | Path | None) -> TokenCounts:
     from oncourse.memory.inject import HEADER, render_guideline
 
     guidelines: dict[str, Any] = {}
-    if memory_path is not None and Path(memory_path).exists():
+    if memory_path is not None and store_exists(memory_path):
         from oncourse.memory.store import GuidelineMemory
 
         guidelines = {g.id: g for g in GuidelineMemory(memory_path).all()}
@@ -462,7 +463,7 @@ def write_eval_report(
     from oncourse.adapters.html_report import write_report
 
     guidelines: list[Any] = []
-    if memory_path is not None and Path(memory_path).exists():
+    if memory_path is not None and store_exists(memory_path):
         from oncourse.memory.store import GuidelineMemory
 
         guidelines = list(GuidelineMemory(memory_path).all())

@@ -147,7 +147,7 @@ class Evolver:
         self.suite = resolve_suite(suite)
         self.model = model
         self.n = n
-        self.memory_path = Path(memory_path)
+        self.memory_path = memory_path
         self.memory = GuidelineMemory(self.memory_path)
         self.out_dir = Path(out_dir)
         self.generator = _make_generator(generator, model)

@@ -128,7 +128,7 @@ def learn(
         guidelines=[],
         errors=[],
     )
-    with GuidelineMemory(Path(memory_path)) as memory:
+    with GuidelineMemory(memory_path) as memory:
         opened.append(memory)
         for analysis in divergent:
             console.print(f"Task {analysis.task_id}: writing a guideline …", highlight=False)

@@ -125,7 +125,13 @@ def _sqlite(location: str | Path, **options: Any) -> StorageBackend:
     return SQLiteBackend(Path(location), **options)
 
 
-BACKENDS: dict[str, BackendFactory] = {"file": _sqlite}
+def _postgres(location: str | Path, **options: Any) -> StorageBackend:
+    from oncourse.memory._postgres import PostgresBackend
+
+    return PostgresBackend(str(location), **options)
+
+
+BACKENDS: dict[str, BackendFactory] = {"file": _sqlite, "postgresql": _postgres}
 """URL scheme -> backend factory; a plain path is `file`. A server backend registers here."""
 
 
@@ -145,4 +151,13 @@ def open_backend(location: str | Path, **options: Any) -> StorageBackend:
     return factory(text[len("file://") :] if text.startswith("file://") else location, **options)
 
 
-__all__ = ["BACKENDS", "StorageBackend", "StoreSession", "open_backend"]
+def store_exists(location: str | Path) -> bool:
+    """True when a store has been created at this path or URL (creates nothing)."""
+    backend = open_backend(location, read_only=True)
+    try:
+        return backend.exists()
+    finally:
+        backend.close()
+
+
+__all__ = ["BACKENDS", "StorageBackend", "StoreSession", "open_backend", "store_exists"]

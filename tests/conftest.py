@@ -42,3 +42,26 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         needed = marker.args[0] if marker.args else None
         if needed and not os.environ.get(needed):
             item.add_marker(pytest.mark.skip(reason=f"live test: {needed} is not set"))
+
+
+@pytest.fixture(scope="session")
+def postgres_server():  # type: ignore[no-untyped-def]
+    """A PostgreSQL server URL: $ONCOURSE_TEST_POSTGRES, else a throwaway server (see _postgres)."""
+    from _postgres import ENV, throwaway_server, wait_until_ready
+
+    given = os.environ.get(ENV)
+    if given:
+        wait_until_ready(given)
+        yield given
+        return
+    try:
+        server = throwaway_server()
+        url = server.__enter__()
+    except RuntimeError as exc:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI needs PostgreSQL: set {ENV} or install it ({exc})")
+        pytest.skip(f"no PostgreSQL for this test: {exc}")
+    try:
+        yield url
+    finally:
+        server.__exit__(None, None, None)

@@ -100,7 +100,9 @@ def _splits(text: str) -> list[str]:
 def eval_command(
     suite: Annotated[str, typer.Option("--suite", help="Built-in suite name or directory.")],
     model: Annotated[str, typer.Option("--model", help="Model spec, e.g. openai:gpt-4.1.")],
-    memory: Annotated[Path, typer.Option("--memory", help="Guideline store (SQLite file).")],
+    memory: Annotated[
+        str, typer.Option("--memory", help="Guideline store: SQLite file or postgresql:// URL.")
+    ],
     out: Annotated[Path, typer.Option("--out", help="Directory for runs and the report.")],
     n: Annotated[int, typer.Option("--n", help="Runs per task per arm.")] = 5,
     splits: Annotated[

@@ -16,7 +16,9 @@ from oncourse.adapters.cli._json import print_json
 def evolve_command(
     suite: Annotated[str, typer.Option("--suite", help="Built-in suite name or directory.")],
     model: Annotated[str, typer.Option("--model", help="Model spec, e.g. openai:gpt-4.1.")],
-    memory: Annotated[Path, typer.Option("--memory", help="Guideline store (SQLite file).")],
+    memory: Annotated[
+        str, typer.Option("--memory", help="Guideline store: SQLite file or postgresql:// URL.")
+    ],
     n: Annotated[int, typer.Option("--n", help="Runs per task.")] = 5,
     out: Annotated[Path | None, typer.Option("--out", help="Directory for runs and state.")] = None,
     max_runs: Annotated[
@@ -42,7 +44,7 @@ def evolve_command(
         model,
         n,
         memory,
-        out if out is not None else memory.parent / f"{memory.stem}-evolve",
+        out if out is not None else _default_out(memory),
         generator=generator,
         max_runs=max_runs,
         resume=resume,
@@ -60,6 +62,16 @@ def evolve_command(
         out_console.print("[bold yellow]SIMULATED model — a mechanism check, not an LLM result[/]")
     for line in summary_lines(result):
         out_console.print(line)
+
+
+def _default_out(memory: str) -> Path:
+    """`<store>-evolve` beside a store file; a server store has no folder to put it in."""
+    if "://" in memory:
+        from oncourse.consistency.errors import ConfigError
+
+        raise ConfigError("--out is needed with a postgresql:// memory: where runs and state go")
+    path = Path(memory)
+    return path.parent / f"{path.stem}-evolve"
 
 
 def register(app: typer.Typer) -> None:

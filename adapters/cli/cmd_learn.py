@@ -53,8 +53,8 @@ def learn(
     files: list[Path] = typer.Argument(  # noqa: B008
         ..., help="Trajectory files (JSONL, JSON, tau-bench, ...).", show_default=False
     ),
-    memory: Path = typer.Option(  # noqa: B008
-        ..., "--memory", envvar="ONCOURSE_MEMORY", help="Guideline store (SQLite file)."
+    memory: str = typer.Option(
+        ..., "--memory", envvar="ONCOURSE_MEMORY", help="Guideline store: file or postgresql://."
     ),
     generator: str = typer.Option(
         "contrastive", "--generator", help=f"Generator: {', '.join(sorted(GENERATORS))}."

@@ -4,7 +4,8 @@ Every subcommand takes `--memory PATH` (or `ONCOURSE_MEMORY`); every listing tak
 JSON shapes: `ls` -> {memory, count, guidelines: [Guideline]}; `show`, `activate`, `retire` ->
 one Guideline object; `search` -> {query, retrieval_query, mode, min_similarity,
 hits: [{similarity, guideline}], block, tokens}; `import` -> {added, merged, skipped,
-quarantined}; `export` -> {path, count}; `rm` -> {removed}.
+quarantined}; `export` -> {path, count}; `rm` -> {removed}; `migrate` -> {source, target,
+copied, skipped, embedder}. `--memory` is a file or a `postgresql://user@host/db#store` URL.
 """
 
 from __future__ import annotations
@@ -24,16 +25,22 @@ memory_app = typer.Typer(
     name="memory", help="List, search and curate stored guidelines.", no_args_is_help=True
 )
 
-_MEMORY = typer.Option(..., "--memory", envvar="ONCOURSE_MEMORY", help="Guideline store file.")
+_MEMORY = typer.Option(
+    ..., "--memory", envvar="ONCOURSE_MEMORY", help="Guideline store: file or postgresql:// URL."
+)
 _JSON = typer.Option(False, "--json", help="Print one JSON object on stdout.")
 
 
-def _open(path: Path, must_exist: bool = True, read_only: bool | None = None) -> Any:
+def _open(location: str, must_exist: bool = True, read_only: bool | None = None) -> Any:
+    """The store at a path or `postgresql://` URL (nothing is created by opening it)."""
     from oncourse.memory.store import GuidelineMemory
 
-    if must_exist and not path.exists():
-        raise ConfigError(f"{path}: no guideline store there (create one with `oncourse learn`)")
-    return GuidelineMemory(path, read_only=read_only)
+    store = GuidelineMemory(location, read_only=read_only)
+    if must_exist and not store.backend.exists():
+        raise ConfigError(
+            f"{store.backend.location}: no guideline store there (create one with `oncourse learn`)"
+        )
+    return store
 
 
 def _statuses(status: str) -> Any:
@@ -102,7 +109,7 @@ def _show_text(guideline: Guideline) -> None:
 
 @memory_app.command("ls")
 def ls(
-    memory: Path = _MEMORY,
+    memory: str = _MEMORY,
     status: str = typer.Option("all", "--status", help="all, or statuses separated by commas."),
     as_json: bool = _JSON,
 ) -> None:
@@ -121,7 +128,7 @@ def ls(
 
 
 @memory_app.command("show")
-def show(guideline_id: str = typer.Argument(...), memory: Path = _MEMORY, as_json: bool = _JSON):
+def show(guideline_id: str = typer.Argument(...), memory: str = _MEMORY, as_json: bool = _JSON):
     """Show one guideline with its provenance and counters."""
     guideline = _open(memory, read_only=True).get(guideline_id)
     if as_json:
@@ -133,7 +140,7 @@ def show(guideline_id: str = typer.Argument(...), memory: Path = _MEMORY, as_jso
 @memory_app.command("search")
 def search(
     query: str = typer.Argument(..., help="Task text to match."),
-    memory: Path = _MEMORY,
+    memory: str = _MEMORY,
     k: int = typer.Option(5, "--k", min=1, help="How many hits at most."),
     min_similarity: float | None = typer.Option(
         None, "--min-similarity", help="Cosine floor (default: injection's, or 0 with --raw)."
@@ -174,7 +181,7 @@ def _tool_list(tools: str | None) -> list[str] | None:
 @memory_app.command("activate")
 def activate(
     guideline_id: str = typer.Argument(...),
-    memory: Path = _MEMORY,
+    memory: str = _MEMORY,
     tools: str | None = typer.Option(
         None, "--tools", help="The task's tool names, comma-separated (screened against)."
     ),
@@ -187,7 +194,7 @@ def activate(
 
 
 @memory_app.command("retire")
-def retire(guideline_id: str = typer.Argument(...), memory: Path = _MEMORY, as_json: bool = _JSON):
+def retire(guideline_id: str = typer.Argument(...), memory: str = _MEMORY, as_json: bool = _JSON):
     """Stop injecting a guideline (kept with its provenance)."""
     _print_one(_open(memory).retire(guideline_id), as_json, "retired")
 
@@ -200,7 +207,7 @@ def _print_one(guideline: Guideline, as_json: bool, verb: str) -> None:
 
 
 @memory_app.command("rm")
-def rm(guideline_id: str = typer.Argument(...), memory: Path = _MEMORY, as_json: bool = _JSON):
+def rm(guideline_id: str = typer.Argument(...), memory: str = _MEMORY, as_json: bool = _JSON):
     """Delete a guideline for good."""
     _open(memory).remove(guideline_id)
     if as_json:
@@ -212,7 +219,7 @@ def rm(guideline_id: str = typer.Argument(...), memory: Path = _MEMORY, as_json:
 @memory_app.command("export")
 def export(
     path: Path = typer.Argument(..., help="JSONL file to write."),  # noqa: B008
-    memory: Path = _MEMORY,
+    memory: str = _MEMORY,
     as_json: bool = _JSON,
 ) -> None:
     """Write every guideline as JSON lines."""
@@ -226,7 +233,7 @@ def export(
 @memory_app.command("import")
 def import_(
     path: Path = typer.Argument(..., help="JSONL file from `memory export`."),  # noqa: B008
-    memory: Path = _MEMORY,
+    memory: str = _MEMORY,
     as_json: bool = _JSON,
 ) -> None:
     """Add guidelines from a JSONL export (near-duplicates merge; active ones are re-screened)."""
@@ -240,7 +247,7 @@ def import_(
 
 @memory_app.command("check")
 def check(
-    memory: Path = _MEMORY,
+    memory: str = _MEMORY,
     repair: bool = typer.Option(True, "--repair/--no-repair", help="Rebuild a bad index cache."),
     as_json: bool = _JSON,
 ) -> None:
@@ -280,6 +287,25 @@ def salvage(
         print(
             f"{report.recovered} guideline(s) recovered into {target} ({report.method}); "
             f"{report.unreadable} unreadable"
+        )
+
+
+@memory_app.command("migrate")
+def migrate(
+    source: str = typer.Argument(..., help="Store to copy: a file or postgresql:// URL."),
+    target: str = typer.Argument(..., help="Store to copy into (created when missing)."),
+    as_json: bool = _JSON,
+) -> None:
+    """Copy a store to another backend with ids, statuses, provenance and vectors intact."""
+    from oncourse.memory.migrate import migrate as migrate_store
+
+    report = migrate_store(source, target)
+    if as_json:
+        print_json(report.model_dump(mode="json"))
+    else:
+        print(
+            f"{report.copied} guideline(s) copied from {report.source} to {report.target}"
+            f" ({report.skipped} already there)"
         )
 
 
