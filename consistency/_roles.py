@@ -44,7 +44,36 @@ _PERSON = [
     (re.compile(r"\band want\b"), "and wants"),
     (re.compile(r"\band do not\b"), "and does not"),
 ]
-_WANT = re.compile(r"\b(want|wants|would like|need|needs|hope|hopes|plan|plans)\b", re.IGNORECASE)
+_WANT = re.compile(
+    r"\b(want|wants|would like|'d like|need|needs|hope|hopes|plan|plans|looking to|trying to|"
+    r"wish|wishes)\b",
+    re.IGNORECASE,
+)
+_FIRST_PERSON = [
+    (re.compile(r"\bI'm\b|\bI am\b"), "the user is"),
+    (re.compile(r"\bI've\b|\bI have\b"), "the user has"),
+    (re.compile(r"\bI'd\b"), "the user would"),
+    (re.compile(r"\bI'll\b"), "the user will"),
+    (re.compile(r"\bI\b"), "the user"),
+    (re.compile(r"\b[Mm]yself\b"), "themselves"),
+    (re.compile(r"\b[Mm]y\b"), "their"),
+    (re.compile(r"\b[Mm]e\b"), "them"),
+    (re.compile(r"\b[Oo]ur\b"), "their"),
+]
+_GREETING = re.compile(
+    r"^(hi|hello|hey|good (morning|afternoon|evening))( there)?\s*[,!.]\s*", re.I
+)
+_AGREE = re.compile(
+    r"\b([Tt]he user) (need|want|hope|think|believe|wonder|plan|feel|know|remember|recall|"
+    r"prefer|wish|just need|really need)\b"
+)
+
+
+def third_person(text: str) -> str:
+    """A user's own words in the third person: "I need my ..." -> "the user needs their ..."."""
+    for pattern, replacement in _FIRST_PERSON:
+        text = pattern.sub(replacement, text)
+    return _AGREE.sub(lambda m: f"{m.group(1)} {m.group(2)}s", text)
 
 
 def parse_observation(text: Any) -> Any:
@@ -124,9 +153,12 @@ def task_gist(task: str, max_words: int = 24) -> str:
     "The user wants to fly from [name] to [name] on [date]."
     """
     sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", task.strip()) if s.strip()]
+    # A greeting ("Hi!", "Hello there!") says nothing about the task.
+    sentences = [_GREETING.sub("", s) for s in sentences if len(s.split()) > 2] or sentences
     chosen = next((s for s in sentences if _WANT.search(s)), None)
     if chosen is None:
         chosen = next((s for s in sentences if not s.lower().startswith("you are")), "")
+    chosen = third_person(chosen)
     for pattern, role in _GIST_RULES:
         chosen = pattern.sub(role, chosen)
     for pattern, replacement in _PERSON:

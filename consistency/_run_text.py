@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import Literal
 
-from oncourse.consistency._roles import leaves, parse_observation
+from oncourse.consistency._roles import leaves, parse_observation, third_person
 from oncourse.consistency.forks import NO_STEP
 from oncourse.consistency.trajectory import RESPOND_TOOL, Action, Step, Trajectory
 
@@ -43,25 +43,9 @@ _STOP = set(
     "was were be been am it its this that there here have has had do does did can could would will "
     "please hi hello hey thanks thank just so some any all about as if but not".split()
 )
-_FIRST_PERSON = [
-    (re.compile(r"\bI'm\b|\bI am\b"), "the user is"),
-    (re.compile(r"\bI've\b|\bI have\b"), "the user has"),
-    (re.compile(r"\bI'd\b"), "the user would"),
-    (re.compile(r"\bI'll\b"), "the user will"),
-    (re.compile(r"\bI\b"), "the user"),
-    (re.compile(r"\b[Mm]yself\b"), "themselves"),
-    (re.compile(r"\b[Mm]y\b"), "their"),
-    (re.compile(r"\b[Mm]e\b"), "them"),
-    (re.compile(r"\b[Ww]e\b"), "they"),
-    (re.compile(r"\b[Oo]ur\b"), "their"),
-    (re.compile(r"\b[Uu]s\b"), "them"),
-]
 _ASK = re.compile(
     r"^(can|could|would|will) you (please )?(help me( to| with)?|assist me( with)?|please )?",
     re.IGNORECASE,
-)
-_VERB = re.compile(
-    r"\bthe user (need|want|hope|think|believe|wonder|plan|feel|know|remember|recall|prefer)\b"
 )
 _SECOND_PERSON = [
     (re.compile(r"\byou are\b|\byou're\b", re.IGNORECASE), "the user is"),
@@ -166,9 +150,7 @@ def consensus_request(firsts: Sequence[str], seen: Sequence[str], specific: set[
             if score > best_score:
                 best, best_score = sentence.strip(), score
     best = _ASK.sub("the user asks to ", best)
-    for pattern, replacement in _FIRST_PERSON:
-        best = pattern.sub(replacement, best)
-    best = _VERB.sub(lambda m: f"the user {m.group(1)}s", best)
+    best = third_person(best)
     best = re.sub(r"\byou\b", "the agent", best, flags=re.IGNORECASE)
     best = abstract_text(best, specific)
     return best[:1].upper() + best[1:].rstrip(" .!?") if best else ""
