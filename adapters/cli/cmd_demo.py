@@ -17,7 +17,9 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from oncourse.adapters.cli._console import esc
 from oncourse.adapters.cli._json import print_json
+from oncourse.adapters.cli._params import writable_dir
 
 DEMO_SUITE = "mini-apps"
 DEMO_SPLITS = ("train", "heldout", "heldout-novel")
@@ -114,7 +116,7 @@ def print_demo(demo: dict[str, Any]) -> None:
     for split, ev in result.splits.items():
         for harmed in ev.harmed:
             ids = ", ".join(harmed.guidelines) or "no guideline"
-            out.print(f"  harmed in {split}: {harmed.task_id} (injected: {ids})")
+            out.print(esc(f"  harmed in {split}: {harmed.task_id} (injected: {ids})"))
     out.print(
         "Intervals treat tasks as independent; repeats of a task are not. McNemar counts tasks "
         "that became all-N (won) or stopped being all-N (lost) with memory.",
@@ -128,7 +130,8 @@ def demo(
         str, typer.Option("--model", help="simulated (offline), openai:MODEL, anthropic:MODEL.")
     ] = "simulated",
     out: Annotated[
-        Path, typer.Option("--out", help="Directory for runs, memory and report.")
+        Path,
+        typer.Option("--out", callback=writable_dir, help="Directory for runs, memory and report."),
     ] = Path("oncourse-demo"),
     n: Annotated[int, typer.Option("--n", help="Runs per task per arm.")] = 5,
     seed: Annotated[int, typer.Option("--seed", help="Base seed.")] = 0,
