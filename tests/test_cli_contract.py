@@ -179,8 +179,8 @@ def test_run_ids_repeat_across_tasks_without_being_duplicates(tmp_path: Path) ->
 
 
 @pytest.mark.slow
-def test_learn_and_memory_ls_print_markup_in_task_and_tool_names(tmp_path: Path) -> None:
-    # `refund[/]x` as a task id or tool name crashed learn and memory ls.
+def test_learn_prints_markup_in_task_and_tool_names(tmp_path: Path) -> None:
+    # `refund[/]x` as a task id or tool name crashed learn (its table, or its abstention lines).
     lines = []
     for r in range(4):
         ok = r % 2 == 0
@@ -192,10 +192,27 @@ def test_learn_and_memory_ls_print_markup_in_task_and_tool_names(tmp_path: Path)
         lines.append(json.dumps({"task_id": "refund[/]x", "success": ok, "steps": steps}))
     path = tmp_path / "m.jsonl"
     path.write_text("\n".join(lines) + "\n")
-    store = tmp_path / "m.db"
-    code, out, err = run_cli(["learn", str(path), "--memory", str(store)])
+    code, out, err = run_cli(["learn", str(path), "--memory", str(tmp_path / "m.db")])
     assert code == 0, err
-    assert "refund[/]x" in out and "pick[/]first" in out
+    assert "refund[/]x" in out and "refund[/]x" in err  # result table/lines and progress
+
+
+def test_memory_ls_prints_markup_in_source_tasks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from oncourse.consistency.guidelines import Guideline, GuidelineProvenance
+    from oncourse.memory.store import GuidelineMemory
+
+    store = tmp_path / "m.db"
+    guideline = Guideline(
+        instruction="Call [bold]lookup[/] before refund[/]x.",
+        trigger="When a refund is asked for",
+        provenance=[GuidelineProvenance(source_tasks=["refund[/]x", "[link=http://e.x]y[/link]"])],
+    )
+    with GuidelineMemory(store) as memory:
+        memory.add(guideline)
+    monkeypatch.setenv("COLUMNS", "300")  # one table row per guideline: nothing wraps
     code, out, err = run_cli(["memory", "ls", "--memory", str(store)])
     assert code == 0, err
-    assert "refund[/]x" in out
+    assert "refund[/]x, [link=http://e.x]y[/link]" in out
+    assert "Call [bold]lookup[/] before refund[/]x." in out
