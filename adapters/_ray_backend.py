@@ -62,7 +62,7 @@ class _Worker:
         self.request = request
         self.suite: Suite = load_suite(request.suite)
         self.model: ChatModel = get_model(request.model)
-        self.hook = memory_hook_for(request.memory)
+        self.hook = memory_hook_for(request.memory, request.control)
         self.tasks = {t.task_id: t for t in self.suite.tasks(request.split)}
 
     def run(self, task_id: str, index: int) -> Trajectory:

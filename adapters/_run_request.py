@@ -60,14 +60,24 @@ def public_location(location: str | None) -> str | None:
     return urlunsplit(parts._replace(netloc=netloc))
 
 
-def memory_hook_for(memory_path: str | Path | None) -> MemoryHook | None:
-    """The injection hook of a guideline memory (path or URL); None for no memory."""
+def memory_hook_for(
+    memory_path: str | Path | None, control: str | None = None
+) -> MemoryHook | None:
+    """The injection hook of a guideline memory (path or URL); None for no memory.
+
+    With `control` (`placebo`, `shuffled`) the hook retrieves as the memory would and injects
+    that control arm's text instead (see `adapters.controls`).
+    """
     if memory_path is None:
         return None
     from oncourse.memory.backend import store_exists
 
     if not store_exists(memory_path):
         raise InputError("no guideline memory here", path=public_location(str(memory_path)))
+    if control is not None:
+        from oncourse.adapters.controls import control_hook
+
+        return control_hook(memory_path, control)
     from oncourse.memory.inject import memory_hook
     from oncourse.memory.store import GuidelineMemory
 
@@ -96,6 +106,7 @@ class RunRequest(BaseModel):
     max_steps: int = Field(description="Step limit per run.")
     timeout_s: float = Field(description="Wall-clock limit per run, in seconds.")
     memory: str | None = Field(default=None, description="Where to open the guideline memory.")
+    control: str | None = Field(default=None, description="Control arm injected instead, if any.")
     extra_meta: dict[str, Any] = Field(default_factory=dict, description="Added to run meta.")
 
 

@@ -30,265 +30,67 @@ matches instead of paying for it again.
             the guidelines injected into each harmed task;
         mean_injected_tokens: mean over tasks of the mean tokens injected per run;
         mean_injected_guidelines: same, in guidelines; tasks_with_injection: tasks that got
-            at least one guideline.
+            at least one guideline;
+        in_sample: true for train (the split guidelines were learned from);
+        baseline_per_run_cluster, memory_per_run_cluster: {rate, low, high, degenerate}: the
+            per-run rate with a 95% bootstrap over tasks (repeats of a task stay together);
+        min_detectable_per_run_points, min_detectable_all_n_points: the smallest lift these
+            tasks could detect (two-sided alpha .05, power .8, from the observed spread);
+        task_changes: [{task_id, baseline_rate, memory_rate, change_points, p_value,
+            beyond_noise, guidelines}] for every task; harmed_beyond_noise,
+            helped_beyond_noise: task ids whose per-run rate fell / rose beyond noise (Fisher
+            exact p < .05);
+        controls: {placebo|shuffled: {control, runs, arm (ArmSummary), per_run_cluster,
+            all_n_lift, per_run_lift (memory minus control), mcnemar {n_pairs, only_control,
+            only_memory, p_value}, sign_test {n_pairs, higher, lower, p_value}, helped}}.
+    controls: the control arms run (placebo by default).
+
+Control arms (see `adapters.controls`) run on the same tasks and seeds as the memory arm, with
+the same retrieval deciding where text is injected, but the lessons taken out. "Guidelines
+helped" is said only when memory beats the placebo (`controls.placebo.helped`).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from oncourse.consistency._version import __version__
-from oncourse.consistency.compare import (
-    ArmSummary,
-    LiftInterval,
-    all_runs_passed,
-    compare_arms,
+from oncourse.adapters.arms import (
+    ArmRunner,
+    RunSpec,
+    memory_fingerprint,
+    model_label,
+    now,
+    resolve_suite,
+    suite_label,
 )
+from oncourse.adapters.eval_models import (
+    ControlComparison,
+    EvalResult,
+    HarmedTask,
+    PairedTest,
+    SplitEvaluation,
+    TaskChange,
+)
+from oncourse.adapters.suites.base import EVAL_SPLITS
+from oncourse.consistency.compare import all_runs_passed, compare_arms, per_task_rates
 from oncourse.consistency.errors import InputError
-from oncourse.consistency.stats import group_by_task
+from oncourse.consistency.paired import (
+    cluster_bootstrap_rate,
+    min_detectable_lift,
+    sign_test,
+    task_change_p,
+)
+from oncourse.consistency.stats import group_by_task, pass_hat_k
 from oncourse.consistency.trajectory import Trajectory
 from oncourse.memory.backend import store_exists
-from pydantic import BaseModel, Field
 
-DEFAULT_SPLITS = ("train", "heldout", "heldout-novel")
-
-
-class PairedTest(BaseModel):
-    """Exact McNemar test on task-level all-N outcomes, baseline vs memory."""
-
-    n_pairs: int = Field(description="Tasks compared.")
-    only_baseline: int = Field(description="Tasks all-N in the baseline only.")
-    only_memory: int = Field(description="Tasks all-N with memory only.")
-    p_value: float = Field(description="Two-sided exact p-value.")
-
-
-class HarmedTask(BaseModel):
-    """A task all-N in the baseline that is not with memory, and what was injected into it."""
-
-    task_id: str = Field(description="The task.")
-    guidelines: list[str] = Field(description="Ids of guidelines injected into its runs.")
-
-
-class SplitEvaluation(BaseModel):
-    """Baseline vs memory on one split."""
-
-    split: str = Field(description="Split name.")
-    tasks: int = Field(description="Tasks compared (both arms ran them).")
-    baseline_runs: str = Field(description="JSONL file of the baseline runs.")
-    memory_runs: str = Field(description="JSONL file of the memory-arm runs.")
-    baseline_reused: bool = Field(description="True when the baseline came from disk.")
-    baseline: ArmSummary = Field(description="Rates of the baseline arm.")
-    memory: ArmSummary = Field(description="Rates of the memory arm.")
-    all_n_lift: LiftInterval = Field(description="All-N lift in points, paired bootstrap.")
-    per_run_lift: LiftInterval = Field(description="Per-run lift in points, paired bootstrap.")
-    mcnemar: PairedTest = Field(description="Exact McNemar test on task all-N outcomes.")
-    baseline_consistent: int = Field(description="Tasks all-N in the baseline (harm's base).")
-    harm_rate: float | None = Field(description="Share of baseline-consistent tasks lost.")
-    harmed: list[HarmedTask] = Field(description="The lost tasks and their guidelines.")
-    mean_injected_tokens: float | None = Field(description="Mean tokens injected per run/task.")
-    mean_injected_guidelines: float = Field(description="Mean guidelines injected per run/task.")
-    tasks_with_injection: int = Field(description="Tasks that got at least one guideline.")
-
-
-class EvalResult(BaseModel):
-    """Everything `oncourse eval` measured, with provenance."""
-
-    suite: str = Field(description="Suite name or path.")
-    model: str = Field(description="Model spec.")
-    n: int = Field(description="Runs per task per arm.")
-    seed: int = Field(description="Base seed shared by both arms.")
-    simulated: bool = Field(description="True when a simulated model produced the runs.")
-    memory: str = Field(description="Path of the guideline store.")
-    memory_fingerprint: str = Field(description="Hash of the active guidelines' ids and text.")
-    active_guidelines: int = Field(description="Active guidelines in the store.")
-    oncourse_version: str = Field(default=__version__, description="oncourse version.")
-    started_at: str = Field(description="ISO-8601 start time (UTC).")
-    finished_at: str = Field(description="ISO-8601 end time (UTC).")
-    html_report: str | None = Field(default=None, description="Path of the HTML report.")
-    splits: dict[str, SplitEvaluation] = Field(description="Per-split results.")
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def _key(fields: dict[str, Any]) -> str:
-    blob = json.dumps(fields, sort_keys=True, default=str).encode()
-    return hashlib.sha256(blob).hexdigest()[:10]
-
-
-def suite_label(suite: Any) -> str:
-    """A stable name for a suite: the built-in name, a directory's resolved path, or `.name`."""
-    if not isinstance(suite, str | Path):
-        return str(getattr(suite, "name", type(suite).__name__))
-    path = Path(suite)
-    return str(path.resolve()) if path.exists() else str(suite)
-
-
-def model_label(model: Any) -> str:
-    """The model as provenance names it: the spec string, or a model object's name."""
-    if isinstance(model, str):
-        return model
-    return str(getattr(model, "name", type(model).__name__))
-
-
-def resolve_suite(suite: Any) -> Any:
-    """A Suite from a built-in name or a directory; a Suite object is returned as is."""
-    if not isinstance(suite, str | Path):
-        return suite
-    from oncourse.adapters.suites import load_suite
-
-    return load_suite(suite)
-
-
-def memory_fingerprint(memory_path: str | Path | None) -> tuple[str, int]:
-    """(hash of the active guidelines' ids, status and text, how many are active)."""
-    if memory_path is None or not store_exists(memory_path):
-        return "empty", 0
-    from oncourse.memory.store import GuidelineMemory
-
-    active = GuidelineMemory(memory_path).all(status="active")
-    blob = "\n".join(f"{g.id}\t{g.text()}" for g in sorted(active, key=lambda g: g.id))
-    return hashlib.sha256(blob.encode()).hexdigest()[:12], len(active)
-
-
-class ArmRunner:
-    """Runs (or reuses) one arm of one split into a keyed file with a provenance JSON.
-
-    The file name is `<arm>-<split>-<key>.jsonl`, where the key hashes the provenance (suite,
-    model, n, seed, split, and for a memory arm the memory fingerprint), so a changed setting
-    never reuses stale runs. A file whose provenance matches and which holds n runs of every
-    task is reused; otherwise `run_many` resumes it.
-    """
-
-    def __init__(
-        self,
-        suite: Any,
-        model: Any,
-        n: int,
-        out_dir: str | Path,
-        seed: int = 0,
-        concurrency: int = 4,
-        progress: bool = True,
-        run_many: Callable[..., list[Trajectory]] | None = None,
-    ):
-        self.suite = suite
-        self.model = model
-        self.n = n
-        self.out_dir = Path(out_dir)
-        self.seed = seed
-        self.concurrency = concurrency
-        self.progress = progress
-        self._run_many = run_many
-        self.runs_made = 0
-
-    def provenance(self, arm: str, split: str, memory: str | None = None) -> dict[str, Any]:
-        """The fields that must match for runs on disk to be reused."""
-        prov: dict[str, Any] = {
-            "arm": arm,
-            "suite": suite_label(self.suite),
-            "model": model_label(self.model),
-            "n": self.n,
-            "seed": self.seed,
-            "split": split,
-        }
-        if memory is not None:
-            prov["memory"] = memory
-        return prov
-
-    def _paths(self, prov: dict[str, Any]) -> tuple[Path, Path]:
-        stem = f"{prov['arm']}-{prov['split']}-{_key(prov)}"
-        return self.out_dir / f"{stem}.jsonl", self.out_dir / f"{stem}.json"
-
-    def runs_missing(
-        self, arm: str, split: str, task_ids: Sequence[str], memory_key: str | None = None
-    ) -> int:
-        """How many runs `run` would have to make (0 when everything is on disk)."""
-        prov = self.provenance(arm, split, memory_key)
-        existing = _read_matching(*self._paths(prov), prov) or []
-        by_task = group_by_task(existing)
-        return sum(max(0, self.n - len(by_task.get(t, []))) for t in task_ids)
-
-    def run(
-        self,
-        arm: str,
-        split: str,
-        task_ids: Sequence[str],
-        memory_path: str | Path | None = None,
-        memory_key: str | None = None,
-    ) -> tuple[list[Trajectory], Path, bool]:
-        """Runs of `task_ids` for one arm: (trajectories, file, reused)."""
-        prov = self.provenance(arm, split, memory_key)
-        runs_path, prov_path = self._paths(prov)
-        existing = _read_matching(runs_path, prov_path, prov)
-        if existing is not None and _complete(existing, task_ids, self.n):
-            return _only(existing, task_ids), runs_path, True
-        self.out_dir.mkdir(parents=True, exist_ok=True)
-        prov_path.write_text(json.dumps({**prov, "created_at": _now()}, indent=2) + "\n")
-        before = len(existing or [])
-        trajs = self._call_run_many(split, runs_path, memory_path, task_ids)
-        self.runs_made += max(0, len(trajs) - before)
-        return _only(trajs, task_ids), runs_path, False
-
-    def _call_run_many(
-        self,
-        split: str,
-        runs_path: Path,
-        memory_path: str | Path | None,
-        task_ids: Sequence[str],
-    ) -> list[Trajectory]:
-        run_many = self._run_many or _default_run_many()
-        return run_many(
-            self.suite,
-            self.model,
-            self.n,
-            split,
-            runs_path,
-            memory_path=memory_path,
-            concurrency=self.concurrency,
-            resume=True,
-            seed=self.seed,
-            progress=self.progress,
-            task_ids=list(task_ids),
-        )
-
-
-def _default_run_many() -> Callable[..., list[Trajectory]]:
-    from oncourse.adapters.runner import run_many
-
-    return run_many
-
-
-def _read_matching(
-    runs_path: Path, prov_path: Path, prov: dict[str, Any]
-) -> list[Trajectory] | None:
-    if not runs_path.exists() or not prov_path.exists():
-        return None
-    try:
-        stored = json.loads(prov_path.read_text())
-    except json.JSONDecodeError:
-        return None
-    if any(stored.get(k) != v for k, v in prov.items()):
-        return None
-    from oncourse.adapters.importers import read_jsonl_trajectories
-
-    return list(read_jsonl_trajectories(runs_path))
-
-
-def _complete(trajs: Sequence[Trajectory], task_ids: Sequence[str], n: int) -> bool:
-    by_task = group_by_task(trajs)
-    return all(len(by_task.get(t, [])) >= n for t in task_ids)
-
-
-def _only(trajs: Sequence[Trajectory], task_ids: Sequence[str]) -> list[Trajectory]:
-    wanted = set(task_ids)
-    return [t for t in trajs if t.task_id in wanted]
+DEFAULT_SPLITS = EVAL_SPLITS
+DEFAULT_CONTROLS = ("placebo",)
+NOISE_P = 0.05
+"""A task's per-run change counts as beyond noise below this Fisher exact p-value."""
 
 
 TokenCounts = Callable[[Sequence[str]], int]
@@ -335,6 +137,81 @@ def block_token_counter(memory_path: str | Path | None) -> TokenCounts:
     return count
 
 
+def _counts(trajs: Sequence[Trajectory]) -> dict[str, tuple[int, int]]:
+    return {t: (len(r), sum(x.success for x in r)) for t, r in group_by_task(list(trajs)).items()}
+
+
+def _injected(runs: Sequence[Trajectory]) -> list[str]:
+    return sorted({g for r in runs for g in r.meta.injected_guidelines})
+
+
+def task_changes(
+    baseline: Sequence[Trajectory], memory_arm: Sequence[Trajectory]
+) -> list[TaskChange]:
+    """Every shared task's per-run change with memory, with its exact p-value and guidelines."""
+    base, mem = _counts(baseline), _counts(memory_arm)
+    mem_runs = group_by_task(list(memory_arm))
+    out = []
+    for task in sorted(set(base) & set(mem)):
+        p = task_change_p(base[task], mem[task])
+        b_rate, m_rate = base[task][1] / base[task][0], mem[task][1] / mem[task][0]
+        out.append(
+            TaskChange(
+                task_id=task,
+                baseline_rate=b_rate,
+                memory_rate=m_rate,
+                change_points=100 * (m_rate - b_rate),
+                p_value=p,
+                beyond_noise=p < NOISE_P and m_rate != b_rate,
+                guidelines=_injected(mem_runs[task]),
+            )
+        )
+    return out
+
+
+def compare_control(
+    control: str,
+    control_arm: Sequence[Trajectory],
+    memory_arm: Sequence[Trajectory],
+    seed: int = 0,
+    runs: str = "",
+) -> ControlComparison:
+    """Memory vs one control arm, paired on tasks: lifts, McNemar, sign test, `helped`."""
+    cmp = compare_arms(control_arm, memory_arm, seed=seed)
+    ctl_rate, mem_rate = per_task_rates(control_arm), per_task_rates(memory_arm)
+    shared = sorted(set(ctl_rate) & set(mem_rate))
+    test = sign_test([ctl_rate[t] for t in shared], [mem_rate[t] for t in shared])
+    helped = cmp.per_run_lift.points > 0 and test.p_value < NOISE_P and cmp.all_n_lift.points >= 0
+    return ControlComparison(
+        control=control,
+        runs=runs,
+        arm=cmp.baseline,
+        per_run_cluster=cluster_bootstrap_rate(list(_counts(control_arm).values()), seed=seed),
+        all_n_lift=cmp.all_n_lift,
+        per_run_lift=cmp.per_run_lift,
+        mcnemar=cmp.mcnemar,
+        sign_test=test,
+        helped=helped,
+    )
+
+
+def _detectable(
+    baseline: Sequence[Trajectory], memory_arm: Sequence[Trajectory], k: int
+) -> tuple[float | None, float | None]:
+    """The smallest per-run and all-N lifts these tasks could detect, in points."""
+    base, mem = _counts(baseline), _counts(memory_arm)
+    shared = sorted(set(base) & set(mem))
+    per_run, all_n = [], []
+    for t in shared:
+        runs = base[t][0] + mem[t][0]
+        p = (base[t][1] + mem[t][1]) / runs
+        per_run.append(2 * p * (1 - p) / (runs / 2))
+        q = (pass_hat_k(*base[t], k) + pass_hat_k(*mem[t], k)) / 2
+        all_n.append(2 * q * (1 - q))
+    values = (100 * min_detectable_lift(per_run), 100 * min_detectable_lift(all_n))
+    return tuple(None if math.isnan(v) else v for v in values)  # type: ignore[return-value]
+
+
 def evaluate_split(
     split: str,
     baseline: Sequence[Trajectory],
@@ -344,16 +221,14 @@ def evaluate_split(
     baseline_runs: str = "",
     memory_runs: str = "",
     baseline_reused: bool = False,
+    controls: dict[str, ControlComparison] | None = None,
 ) -> SplitEvaluation:
     """The paired comparison of one split's two arms (pure given the runs)."""
     cmp = compare_arms(baseline, memory_arm, seed=seed)
     shared = set(group_by_task(baseline)) & set(group_by_task(memory_arm))
     mem_by_task = {t: r for t, r in group_by_task(memory_arm).items() if t in shared}
     harmed = [
-        HarmedTask(
-            task_id=task,
-            guidelines=sorted({g for r in mem_by_task[task] for g in r.meta.injected_guidelines}),
-        )
+        HarmedTask(task_id=task, guidelines=_injected(mem_by_task[task]))
         for task in cmp.harmed_tasks
     ]
     tokens_per_task: list[float] = []
@@ -362,27 +237,35 @@ def evaluate_split(
     for runs in mem_by_task.values():
         tokens_per_task.append(sum(injected_tokens(r, counts) for r in runs) / len(runs))
         guidelines_per_task.append(sum(len(r.meta.injected_guidelines) for r in runs) / len(runs))
+    changes = task_changes(baseline, memory_arm)
+    base_counts = [c for t, c in _counts(baseline).items() if t in shared]
+    mem_counts = [c for t, c in _counts(memory_arm).items() if t in shared]
+    mde_per_run, mde_all_n = _detectable(baseline, memory_arm, cmp.baseline.k)
     return SplitEvaluation(
         split=split,
+        in_sample=split == "train",
         tasks=cmp.shared_tasks,
         baseline_runs=baseline_runs,
         memory_runs=memory_runs,
         baseline_reused=baseline_reused,
         baseline=cmp.baseline,
         memory=cmp.candidate,
+        baseline_per_run_cluster=cluster_bootstrap_rate(base_counts, seed=seed),
+        memory_per_run_cluster=cluster_bootstrap_rate(mem_counts, seed=seed),
         all_n_lift=cmp.all_n_lift,
         per_run_lift=cmp.per_run_lift,
-        mcnemar=PairedTest(
-            n_pairs=cmp.mcnemar.n_pairs,
-            only_baseline=cmp.mcnemar.only_baseline,
-            only_memory=cmp.mcnemar.only_candidate,
-            p_value=cmp.mcnemar.p_value,
-        ),
+        mcnemar=cmp.mcnemar,
+        min_detectable_per_run_points=mde_per_run,
+        min_detectable_all_n_points=mde_all_n,
         baseline_consistent=sum(
             1 for task, ok in all_runs_passed(baseline).items() if ok and task in shared
         ),
         harm_rate=None if math.isnan(cmp.harm_rate) else cmp.harm_rate,
         harmed=harmed,
+        task_changes=changes,
+        harmed_beyond_noise=[c.task_id for c in changes if c.beyond_noise and c.change_points < 0],
+        helped_beyond_noise=[c.task_id for c in changes if c.beyond_noise and c.change_points > 0],
+        controls=controls or {},
         mean_injected_tokens=_mean(tokens_per_task),
         mean_injected_guidelines=_mean(guidelines_per_task) or 0.0,
         tasks_with_injection=sum(1 for g in guidelines_per_task if g > 0),
@@ -395,55 +278,79 @@ def _mean(values: Sequence[float]) -> float | None:
 
 def run_eval(
     suite: Any,
-    model: Any,
-    n: int,
-    memory_path: str | Path,
-    out_dir: str | Path,
+    model: Any = None,
+    n: int | None = None,
+    memory_path: str | Path = "",
+    out_dir: str | Path = ".",
     splits: Sequence[str] = DEFAULT_SPLITS,
     seed: int = 0,
     concurrency: int = 4,
     progress: bool = True,
     html: bool = True,
     run_many: Callable[..., list[Trajectory]] | None = None,
+    controls: Sequence[str] = DEFAULT_CONTROLS,
 ) -> EvalResult:
-    """Run both arms on every split (reusing matching runs on disk) and compare them."""
-    if n < 1:
-        raise InputError(f"--n must be a positive number of runs per task, got {n}")
-    started = _now()
-    suite_obj = resolve_suite(suite)
+    """Run baseline, memory and control arms on every split (reusing runs on disk); compare.
+
+    `suite` may be a `RunSpec` (then model, n, seed, concurrency, progress and run_many come
+    from it).
+    """
+    spec = (
+        suite
+        if isinstance(suite, RunSpec)
+        else RunSpec(
+            suite=suite,
+            model=model,
+            n=n if n is not None else 0,
+            seed=seed,
+            concurrency=concurrency,
+            progress=progress,
+            run_many=run_many,
+        )
+    ).check()
+    started = now()
+    suite_obj = resolve_suite(spec.suite)
     fingerprint, active = memory_fingerprint(memory_path)
-    runner = ArmRunner(suite, model, n, out_dir, seed, concurrency, progress, run_many)
+    runner = ArmRunner(spec, out_dir=out_dir)
     counts = block_token_counter(memory_path)
     results: dict[str, SplitEvaluation] = {}
     all_runs: list[Trajectory] = []
     for split in splits:
         task_ids = [t.task_id for t in suite_obj.tasks(split)]
         if not task_ids:
-            raise InputError(f"suite {suite_label(suite)} has no tasks in split {split!r}")
+            raise InputError(f"suite {suite_label(spec.suite)} has no tasks in split {split!r}")
         base, base_path, reused = runner.run("baseline", split, task_ids)
         mem, mem_path, _ = runner.run("memory", split, task_ids, memory_path, fingerprint)
+        compared: dict[str, ControlComparison] = {}
+        for control in controls:
+            ctl, ctl_path, _ = runner.run(
+                control, split, task_ids, memory_path, fingerprint, control=control
+            )
+            compared[control] = compare_control(control, ctl, mem, spec.seed, str(ctl_path))
         results[split] = evaluate_split(
             split,
             base,
             mem,
             counts,
-            seed,
+            spec.seed,
             str(base_path),
             str(mem_path),
             reused,
+            controls=compared,
         )
         all_runs += mem
     result = EvalResult(
-        suite=suite_label(suite),
-        model=model_label(model),
-        n=n,
-        seed=seed,
+        suite=suite_label(spec.suite),
+        model=model_label(spec.model),
+        n=spec.n,
+        seed=spec.seed,
         simulated=any(bool(t.meta.simulated) for t in all_runs),
         memory=str(memory_path),
         memory_fingerprint=fingerprint,
         active_guidelines=active,
+        controls=list(controls),
         started_at=started,
-        finished_at=_now(),
+        finished_at=now(),
         splits=results,
     )
     if html:
@@ -494,19 +401,25 @@ def write_eval_report(
 
 
 __all__ = [
+    "DEFAULT_CONTROLS",
     "DEFAULT_SPLITS",
     "ArmRunner",
+    "ControlComparison",
     "EvalResult",
     "HarmedTask",
     "PairedTest",
+    "RunSpec",
     "SplitEvaluation",
-    "evaluate_split",
+    "TaskChange",
     "block_token_counter",
+    "compare_control",
+    "evaluate_split",
     "injected_tokens",
     "memory_fingerprint",
     "model_label",
     "resolve_suite",
     "run_eval",
     "suite_label",
+    "task_changes",
     "write_eval_report",
 ]

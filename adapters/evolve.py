@@ -1,12 +1,13 @@
 """`oncourse evolve`: learn guidelines from the train split and keep only those that hold up.
 
 Phases: baseline runs on `train` -> analyze (consistency analyzer) -> generate (contrastive by
-default) -> screen -> add as `proposed` -> validate. Validation re-runs only the tasks a
-proposed guideline is retrieved for, with the active guidelines plus that one injected, and
-compares those tasks' all-N rate with the baseline's on the same tasks (same seeds): a
-guideline that lowers it is `retired`, and so is one that leaves it equal while lowering the
-per-run rate (every injected guideline costs context; at a tie on all-N, a per-run loss is the
-only evidence there is); any other becomes `active`. Guidelines are validated one after
+default) -> screen, dedupe, store as `proposed` (`memory.admit`) -> validate. Validation uses
+the suite's `validation` split (tasks disjoint from train and from the held-out splits; train
+only when a suite has no validation tasks, and the verdict says so): it runs the validation
+tasks a proposed guideline is retrieved for without and with it (the active guidelines plus
+that one injected), same seeds, and compares them paired. A guideline that lowers the all-N or
+the per-run rate is `retired`; one that raises either without lowering the other becomes
+`active`; a tie stays `proposed` (no evidence either way). Guidelines are validated one after
 another, so each is judged next to the ones already promoted.
 
 Budget: `max_runs` caps the agent runs this command may make (baseline included); validations
@@ -19,71 +20,37 @@ contract): suite, model, n, seed, memory, generator, simulated, started_at, fini
 baseline_runs (file) and baseline (ArmSummary on train); analyzed_tasks, divergent_tasks;
 generated (guidelines written), added (ids stored as new), merged (ids of existing guidelines
 a new one merged into), quarantined (ids the safety screen set aside); validations: a list of
-{guideline_id, instruction, tasks, runs_file, baseline_all_n, with_all_n, baseline_per_run,
-with_per_run, lift_points, status, reason}; promoted, retired, unvalidated (id lists);
-runs_made, max_runs, budget_exhausted.
+{guideline_id, instruction, tasks, split, runs_file, baseline_all_n, with_all_n,
+baseline_per_run, with_per_run, lift_points, per_run_lift_points, status, reason}; promoted,
+retired, unvalidated (id lists); runs_made, max_runs, budget_exhausted.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from oncourse.adapters.evaluation import ArmRunner, _now, model_label, resolve_suite, suite_label
-from oncourse.consistency.compare import ArmSummary, arm_summary, compare_arms
+from oncourse.adapters.arms import (
+    ArmRunner,
+    RunSpec,
+    memory_fingerprint,
+    model_label,
+    resolve_suite,
+    suite_label,
+)
+from oncourse.adapters.arms import now as _now
+from oncourse.adapters.evolve_models import (
+    STATE_FILE,
+    EvolveResult,
+    GuidelineValidation,
+    state_of,
+    summary_lines,
+)
+from oncourse.consistency.compare import arm_summary, compare_arms
 from oncourse.consistency.errors import InputError, MemoryStoreError
 from oncourse.consistency.guidelines import Guideline, GuidelineGenerator
 from oncourse.consistency.trajectory import Trajectory
-from pydantic import BaseModel, Field
-
-STATE_FILE = "evolve-state.json"
-
-
-class GuidelineValidation(BaseModel):
-    """How one proposed guideline fared when replayed on the tasks it is retrieved for."""
-
-    guideline_id: str = Field(description="The guideline.")
-    instruction: str = Field(description="Its instruction text.")
-    tasks: list[str] = Field(description="Train tasks it is retrieved for.")
-    runs_file: str | None = Field(default=None, description="JSONL of the validation runs.")
-    baseline_all_n: float | None = Field(default=None, description="All-N on those tasks, before.")
-    with_all_n: float | None = Field(default=None, description="All-N with it injected.")
-    baseline_per_run: float | None = Field(default=None, description="Per-run rate before.")
-    with_per_run: float | None = Field(default=None, description="Per-run rate with it.")
-    lift_points: float | None = Field(default=None, description="All-N lift in points.")
-    status: str = Field(description="Status after validation: active, retired or proposed.")
-    reason: str = Field(description="Why.")
-
-
-class EvolveResult(BaseModel):
-    """What one `oncourse evolve` did."""
-
-    suite: str = Field(description="Suite name or path.")
-    model: str = Field(description="Model spec.")
-    n: int = Field(description="Runs per task.")
-    seed: int = Field(description="Base seed.")
-    memory: str = Field(description="Guideline store.")
-    generator: str = Field(description="Guideline generator name.")
-    simulated: bool = Field(description="True when a simulated model produced the runs.")
-    started_at: str = Field(description="ISO-8601 start (UTC).")
-    finished_at: str = Field(default="", description="ISO-8601 end (UTC).")
-    baseline_runs: str = Field(default="", description="JSONL of the train baseline.")
-    baseline: ArmSummary | None = Field(default=None, description="Baseline rates on train.")
-    analyzed_tasks: int = Field(default=0, description="Train tasks analyzed.")
-    divergent_tasks: int = Field(default=0, description="Tasks whose runs fork with outcomes.")
-    generated: int = Field(default=0, description="Guidelines the generator wrote.")
-    added: list[str] = Field(default_factory=list, description="Ids stored as new guidelines.")
-    merged: list[str] = Field(default_factory=list, description="Ids merged into.")
-    quarantined: list[str] = Field(default_factory=list, description="Ids set aside by screen.")
-    validations: list[GuidelineValidation] = Field(default_factory=list, description="Verdicts.")
-    promoted: list[str] = Field(default_factory=list, description="Ids made active.")
-    retired: list[str] = Field(default_factory=list, description="Ids retired.")
-    unvalidated: list[str] = Field(default_factory=list, description="Ids left proposed.")
-    runs_made: int = Field(default=0, description="Agent runs made by this command.")
-    max_runs: int | None = Field(default=None, description="The run budget, if any.")
-    budget_exhausted: bool = Field(default=False, description="True when validations were cut.")
 
 
 def _phase(label: str, total: int, progress: bool) -> Any:
@@ -153,7 +120,19 @@ class Evolver:
         self.generator = _make_generator(generator, model)
         self.max_runs = max_runs
         self.progress = progress
-        self.runner = ArmRunner(suite, model, n, out_dir, seed, concurrency, progress, run_many)
+        self.spec = RunSpec(
+            suite=suite,
+            model=model,
+            n=n,
+            seed=seed,
+            concurrency=concurrency,
+            progress=progress,
+            run_many=run_many,
+        ).check()
+        self.runner = ArmRunner(self.spec, out_dir=out_dir)
+        # Guidelines are judged on tasks they were not learned from: the suite's validation
+        # split when it has one (train only as a labelled fallback).
+        self.validation_split = "validation" if self.suite.tasks("validation") else "train"
         self.result = EvolveResult(
             suite=suite_label(suite),
             model=model_label(model),
@@ -210,9 +189,11 @@ class Evolver:
             return None
         return self.max_runs - self.result.runs_made
 
-    def _run(self, arm: str, task_ids: Sequence[str], **kw: Any) -> tuple[list[Trajectory], Path]:
+    def _run(
+        self, arm: str, task_ids: Sequence[str], split: str = "train", **kw: Any
+    ) -> tuple[list[Trajectory], Path]:
         before = self.runner.runs_made
-        trajs, path, _ = self.runner.run(arm, "train", task_ids, **kw)
+        trajs, path, _ = self.runner.run(arm, split, task_ids, **kw)
         self.result.runs_made += self.runner.runs_made - before
         self.result.simulated = self.result.simulated or any(t.meta.simulated for t in trajs)
         return trajs, path
@@ -237,7 +218,6 @@ class Evolver:
     def learn(self, baseline: list[Trajectory]) -> None:
         """Phases 2-4: analyze the baseline, generate guidelines, screen and store them."""
         from oncourse.consistency.analyzer import analyze_runs
-        from oncourse.memory.screen import screen
 
         analyses = analyze_runs(baseline)
         divergent = [a for a in analyses if a.divergence is not None]
@@ -254,33 +234,30 @@ class Evolver:
                 )
                 for guideline in self.generator.generate(analysis):
                     self.result.generated += 1
-                    self._store(guideline, screen(guideline, tools).reasons)
+                    self._store(guideline, tools)
                 bar.advance(job)
         finally:
             bar.stop()
 
-    def _store(self, guideline: Guideline, screen_reasons: list[str]) -> None:
-        if screen_reasons:
-            stored = self.memory.add(
-                guideline.model_copy(
-                    update={"status": "quarantined", "quarantine_reasons": screen_reasons}
-                ),
-                dedupe=False,
-            )
-            self.result.quarantined.append(stored.id)
-            return
-        stored = self.memory.add(guideline.model_copy(update={"status": "proposed"}))
-        target = self.result.added if stored.id == guideline.id else self.result.merged
-        if stored.id not in target:
-            target.append(stored.id)
+    def _store(self, guideline: Guideline, tools: list[str] | None) -> None:
+        from oncourse.memory.admit import admit
+
+        (admission,) = admit(self.memory, [guideline], status="proposed", allowed_tools=tools)
+        target = {
+            "added": self.result.added,
+            "merged": self.result.merged,
+            "quarantined": self.result.quarantined,
+        }[admission.outcome]
+        if admission.guideline.id not in target:
+            target.append(admission.guideline.id)
 
     def retrieved_for(self, guideline: Guideline, scratch: Path) -> list[str]:
-        """Train tasks into which `guideline` would be injected next to the active ones."""
+        """Validation tasks into which `guideline` would be injected next to the active ones."""
         from oncourse.memory.inject import inject
 
         return [
             task.task_id
-            for task in self.suite.tasks("train")
+            for task in self.suite.tasks(self.validation_split)
             if guideline.id
             in inject(
                 _scratch_memory(self.memory, guideline, scratch),
@@ -310,28 +287,33 @@ class Evolver:
     ) -> GuidelineValidation:
         scratch = self.out_dir / "validate" / f"{guideline.id}.sqlite"
         tasks = self.retrieved_for(guideline, scratch)
+        split = self.validation_split
         verdict = GuidelineValidation(
             guideline_id=guideline.id,
             instruction=guideline.instruction,
             tasks=tasks,
+            split=split,
             status="proposed",
             reason="",
         )
         if not tasks:
-            verdict.reason = "retrieved for no train task; left proposed"
+            verdict.reason = f"retrieved for no {split} task; left proposed"
             return verdict
-        from oncourse.adapters.evaluation import memory_fingerprint
-
         key, _ = memory_fingerprint(scratch)
         arm = f"validate-{guideline.id}"
         left = self._budget_left()
-        needed = self.runner.runs_missing(arm, "train", tasks, key)
+        needed = self.runner.runs_missing(arm, split, tasks, key)
+        if split != "train":
+            needed += self.runner.runs_missing("baseline", split, tasks)
         if left is not None and left < needed:
             self.result.budget_exhausted = True
             verdict.reason = f"run budget left ({left}) < {needed} runs needed; left proposed"
             return verdict
-        trajs, path = self._run(arm, tasks, memory_path=scratch, memory_key=key)
-        base = [t for t in baseline if t.task_id in set(tasks)]
+        if split == "train":
+            base = [t for t in baseline if t.task_id in set(tasks)]
+        else:
+            base, _ = self._run("baseline", tasks, split)
+        trajs, path = self._run(arm, tasks, split, memory_path=scratch, memory_key=key)
         cmp = compare_arms(base, trajs)
         self._count_outcomes(guideline.id, base, trajs)
         verdict.runs_file = str(path)
@@ -340,21 +322,21 @@ class Evolver:
         verdict.baseline_per_run = cmp.baseline.per_run_rate
         verdict.with_per_run = cmp.candidate.per_run_rate
         verdict.lift_points = cmp.all_n_lift.points
+        verdict.per_run_lift_points = cmp.per_run_lift.points
         change = (
-            f"all-{self.n} on its {len(tasks)} task(s): {cmp.baseline.all_n_rate:.0%} -> "
-            f"{cmp.candidate.all_n_rate:.0%}"
+            f"on its {len(tasks)} {split} task(s): all-{self.n} {cmp.baseline.all_n_rate:.0%} -> "
+            f"{cmp.candidate.all_n_rate:.0%}, per-run {cmp.baseline.per_run_rate:.0%} -> "
+            f"{cmp.candidate.per_run_rate:.0%}"
         )
-        tie_but_worse = cmp.all_n_lift.points == 0 and cmp.per_run_lift.points < 0
-        if cmp.all_n_lift.points < 0 or tie_but_worse:
+        all_n, per_run = cmp.all_n_lift.points, cmp.per_run_lift.points
+        if all_n < 0 or per_run < 0:
             self.memory.retire(guideline.id)
-            verdict.status = "retired"
-            verdict.reason = f"lowers {change}" + (
-                f" (equal), per-run {cmp.baseline.per_run_rate:.0%} -> "
-                f"{cmp.candidate.per_run_rate:.0%}"
-                if tie_but_worse
-                else ""
-            )
+            verdict.status, verdict.reason = "retired", f"lowers {change}"
             self.result.retired.append(guideline.id)
+            return verdict
+        if all_n == 0 and per_run == 0:
+            # A tie is no evidence: the guideline waits for more tasks instead of being promoted.
+            verdict.reason = f"no paired change {change}; left proposed"
             return verdict
         tools = sorted({n for t in tasks for n in self._tools_of(t)})
         try:
@@ -364,12 +346,12 @@ class Evolver:
             self.result.quarantined.append(guideline.id)
             return verdict
         verdict.status = "active"
-        verdict.reason = ("raises " if cmp.all_n_lift.points > 0 else "does not lower ") + change
+        verdict.reason = f"raises {change}"
         self.result.promoted.append(guideline.id)
         return verdict
 
     def _tools_of(self, task_id: str) -> list[str]:
-        task = next(t for t in self.suite.tasks("train") if t.task_id == task_id)
+        task = next(t for t in self.suite.tasks("all") if t.task_id == task_id)
         return _tool_names(self.suite, task)
 
     def _count_outcomes(
@@ -444,27 +426,6 @@ def evolve(
         run_many=run_many,
     )
     return evolver.run(resume=resume)
-
-
-def summary_lines(result: EvolveResult) -> list[str]:
-    """Human lines describing an evolve result."""
-    lines = [
-        f"train baseline: {result.analyzed_tasks} tasks, {result.divergent_tasks} divergent",
-        f"guidelines: {result.generated} written, {len(result.added)} new, "
-        f"{len(result.merged)} merged, {len(result.quarantined)} quarantined",
-        f"validation: {len(result.promoted)} promoted, {len(result.retired)} retired, "
-        f"{len(result.unvalidated)} left proposed; {result.runs_made} runs made"
-        + (f" of a budget of {result.max_runs}" if result.max_runs else ""),
-    ]
-    for v in result.validations:
-        lines.append(f"  {v.status:<11} {v.guideline_id}: {v.reason}")
-    return lines
-
-
-def state_of(out_dir: str | Path) -> dict[str, Any] | None:
-    """The saved evolve state of an output directory, if any."""
-    path = Path(out_dir) / STATE_FILE
-    return json.loads(path.read_text()) if path.exists() else None
 
 
 __all__ = [

@@ -195,6 +195,7 @@ def run_many(
     system_prompt: str | None = None,
     backend: str = "local",
     ray_address: str | None = None,
+    control: str | None = None,
 ) -> list[Trajectory]:
     """Run each task of a split `n` times and append every finished run to `out_path`.
 
@@ -219,6 +220,8 @@ def run_many(
             then be given by name). This process alone writes `out_path` either way.
         ray_address: The Ray cluster to join (`auto`, `ray://host:10001`, ...); None starts a
             local one for this call.
+        control: Inject a control arm's text (`placebo`, `shuffled`; see `adapters.controls`)
+            where the memory would inject its guidelines; None injects the memory itself.
 
     Returns:
         All runs of the selected tasks (earlier ones from the file included), ordered by task
@@ -239,9 +242,9 @@ def run_many(
         else model_spec_or_model
     )
     location = memory_location(memory_path) if memory_path is not None else None
-    hook = memory_hook_for(memory_path) if backend == "local" else None
+    hook = memory_hook_for(memory_path, control) if backend == "local" else None
     if backend != "local" and memory_path is not None:
-        memory_hook_for(memory_path)  # fail here, once, rather than on every worker
+        memory_hook_for(memory_path, control)  # fail here, once, rather than on every worker
     out = Path(out_path)
     memory = public_location(location)
     # Runs of another arm must never be mixed in: a paired comparison would be meaningless.
@@ -250,6 +253,8 @@ def run_many(
         "temperature": effective_temperature(model, settings),
         "memory": memory,
     }
+    if control is not None:
+        arm["control"] = control
     done = _existing_runs(out, resume, tasks, n, arm)
     request = RunRequest(
         suite=_suite_name(suite, loaded),
@@ -265,7 +270,9 @@ def run_many(
         max_steps=max_steps,
         timeout_s=timeout_s,
         memory=location,
-        extra_meta={"suite": loaded.name, "split": split, "memory": memory},
+        control=control,
+        extra_meta={"suite": loaded.name, "split": split, "memory": memory}
+        | ({"control": control} if control is not None else {}),
     )
     todo = [
         (task, i) for task in tasks for i in range(n) if run_id_for(task.task_id, i) not in done

@@ -37,7 +37,7 @@ from pydantic import BaseModel, Field
 CandidateKind = Literal["write", "reply", "read", "text"]
 
 _BASE: dict[str, float] = {"write": 3.0, "reply": 2.0, "read": 1.0, "text": 0.5}
-_CONTEXT_CHARS = 240
+_CONTEXT_CHARS = 400
 _NOTHING = ("-",)
 
 
@@ -263,15 +263,6 @@ def find_decision(
         if len(split.groups) > 1:
             splits[fork.column] = split
     separating = [s for s in splits.values() if s.cut and s.separation > baseline + 1e-12]
-    # One batch for every observation compared below (a model embeds far faster in batches).
-    texts.prefetch(
-        [
-            _preceding(cells, r, split.column)[1]
-            for split in separating
-            for g in split.groups
-            for r in g[:1]
-        ]
-    )
     for split in separating:
         split.context_driven = _context_driven(cells, split, texts)
     out = DecisionPoint()

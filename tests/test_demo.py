@@ -26,6 +26,13 @@ def test_demo_runs_the_whole_loop_and_reuses_runs(tmp_path: Path):
         assert split["baseline"]["n_runs"] == 2 * split["tasks"]
         assert split["memory"]["k"] == 2
         assert set(split) >= {"all_n_lift", "mcnemar", "harm_rate", "mean_injected_tokens"}
+        # The placebo ran on the same tasks with the same seeds, next to memory.
+        placebo = split["controls"]["placebo"]
+        assert placebo["arm"]["n_runs"] == split["memory"]["n_runs"]
+        assert set(placebo["mcnemar"]) == {"n_pairs", "only_control", "only_memory", "p_value"}
+        assert len(split["task_changes"]) == split["tasks"]
+    assert demo["eval"]["splits"]["train"]["in_sample"] is True
+    assert demo["eval"]["splits"]["heldout"]["in_sample"] is False
     evolve = demo["evolve"]
     assert evolve["baseline"]["n_tasks"] == demo["eval"]["splits"]["train"]["tasks"]
     decided = len(evolve["promoted"]) + len(evolve["retired"]) + len(evolve["unvalidated"])
@@ -41,5 +48,5 @@ def test_demo_runs_the_whole_loop_and_reuses_runs(tmp_path: Path):
     assert second["evolve"]["runs_made"] == evolve["runs_made"], "a rerun makes no new runs"
     for name, split in second["eval"]["splits"].items():
         assert split["baseline_reused"] is True
-        for key in ("baseline", "memory", "all_n_lift", "mcnemar", "harm_rate"):
+        for key in ("baseline", "memory", "all_n_lift", "mcnemar", "harm_rate", "controls"):
             assert split[key] == demo["eval"]["splits"][name][key]

@@ -53,7 +53,8 @@ def test_evaluate_split_hand_computed():
     assert ev.baseline.per_run_rate == pytest.approx(9 / 15)
     assert ev.memory.per_run_rate == pytest.approx(12 / 15)
     # McNemar: only_baseline = {t1} = 1, only_memory = {t2, t4} = 2; binomial 2 of 3 -> p = 1.
-    assert (ev.mcnemar.only_baseline, ev.mcnemar.only_memory) == (1, 2)
+    assert (ev.mcnemar.only_baseline, ev.mcnemar.only_candidate) == (1, 2)
+    assert json.loads(ev.model_dump_json())["mcnemar"]["only_memory"] == 2  # the JSON edge
     assert ev.mcnemar.p_value == pytest.approx(1.0)
     # harm: 1 of the 2 baseline-consistent tasks lost.
     assert ev.baseline_consistent == 2

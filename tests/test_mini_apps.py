@@ -19,6 +19,7 @@ from oncourse.adapters.suites import (
     tool_spec,
 )
 from oncourse.adapters.suites.apps import log_matches
+from oncourse.adapters.suites.base import SPLITS
 from oncourse.adapters.suites.mini_apps import APPS, build_tasks, mini_apps_suite
 from oncourse.adapters.suites.mini_apps.invoices import Folder
 from oncourse.consistency.errors import InputError
@@ -50,7 +51,10 @@ def test_schema_is_generated_from_the_signature(fn: Any) -> None:
     assert spec.parameters.get("required", []) == [
         p.name for p in params if p.default is inspect.Parameter.empty
     ]
-    assert spec.description and spec.description == inspect.getdoc(fn).splitlines()[0]
+    assert spec.description.split("\n")[0] == inspect.getdoc(fn).splitlines()[0]
+    if "Returns:" in (inspect.getdoc(fn) or ""):
+        # What a result's fields mean reaches the model from the docstring, not a second copy.
+        assert "\nReturns: " in spec.description
     hints = typing.get_type_hints(fn)
     for param in params:
         schema = props[param.name]
@@ -124,6 +128,36 @@ def test_heldout_uses_new_entities() -> None:
         }
 
     assert targets("train") and not targets("train") & targets("heldout")
+    assert not targets("train") & targets("validation")
+    assert not targets("validation") & targets("heldout")
+
+
+def _shape(instruction: str) -> str:
+    """The instruction with the instance's values blanked out: its template."""
+    import re
+
+    text = re.sub(r'"[^"]*"', '""', instruction)
+    text = re.sub(
+        r"\b[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*|\$[\d,.]+|[\w.-]+@[\w.-]+|\d[\d:-]*", "X", text
+    )
+    return text
+
+
+def test_heldout_instructions_use_templates_train_never_saw() -> None:
+    # Regression (issue 10): the held-out lift came from tasks whose wording also occurs in train.
+    train = {_shape(t.instruction) for t in SUITE.tasks("train")}
+    validation = {_shape(t.instruction) for t in SUITE.tasks("validation")}
+    heldout = {_shape(t.instruction) for t in SUITE.tasks("heldout")}
+    assert heldout and not heldout & train and not heldout & validation
+
+
+def test_validation_is_its_own_split_disjoint_from_train_and_eval() -> None:
+    ids = {split: {t.task_id for t in SUITE.tasks(split)} for split in SPLITS}
+    assert ids["validation"] and {t.family for t in SUITE.tasks("validation")} == {
+        t.family for t in SUITE.tasks("train")
+    }
+    for other in ("train", "heldout", "heldout-novel"):
+        assert not ids["validation"] & ids[other]
 
 
 def test_generation_is_deterministic() -> None:

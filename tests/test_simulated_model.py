@@ -186,7 +186,12 @@ def test_a_failed_call_is_not_taken_for_a_done_change() -> None:
 
 
 def test_model_code_never_imports_suites_or_reads_hidden_fields() -> None:
-    for name in ("simulated.py", "_simulated_policy.py", "_simulated_reading.py"):
+    for name in (
+        "simulated.py",
+        "_simulated_policy.py",
+        "_simulated_reading.py",
+        "_simulated_guidelines.py",
+    ):
         source = (ROOT / "adapters" / "models" / name).read_text()
         imported = [
             node.module or ""
@@ -246,16 +251,15 @@ def test_relevant_guideline_moves_the_decision_and_an_unrelated_one_does_not() -
     assert abs(p_unrel - p_none) < 0.05 and abs(share_unrel - share_none) <= 0.1
 
 
-def test_a_check_against_the_task_guideline_sharpens_a_cued_choice() -> None:
-    # "work address" names the `work` in `work_email`: a cue the model weighs harder when a
-    # guideline tells it to check the recipient against the task.
+def test_a_check_against_the_task_guideline_gives_no_boost() -> None:
+    # Regression (issue 10): "check ... against the task" used to get a fixed boost toward the
+    # cued value, so one content-free sentence beat the learned guidelines. It says nothing about
+    # which address to use: the choice must not move.
     model = SimulatedModel(embedder=LexicalEmbedder())
     cued = 'Email Maya Petrov at their work address with the subject "Q3 budget review".'
     check = (
-        "Email [name] at their work address; search_contacts has returned one result with a "
-        "work email and a personal email",
-        "When search_contacts returns one result, check the to against the task before you call "
-        "send_email with the to from the search_contacts result.",
+        "search_contacts has returned one result",
+        "Before you act, check the arguments against the task.",
     )
 
     def p_work(system: str, task: str) -> float:
@@ -264,9 +268,8 @@ def test_a_check_against_the_task_guideline_sharpens_a_cued_choice() -> None:
         dist = model.distribution(messages, TOOLS)
         return sum(p for c, p in dist if c.arguments.get("to") == CONTACT["work_email"])
 
-    assert p_work(_prompt(check), cued) > p_work(_prompt(), cued) + 0.1
-    # Without a cue in the task there is nothing to check against: no change.
-    assert abs(p_work(_prompt(check), TASK) - p_work(_prompt(), TASK)) < 0.02
+    for task in (cued, TASK):
+        assert abs(p_work(_prompt(check), task) - p_work(_prompt(), task)) < 0.02
 
 
 def test_contrary_guideline_moves_it_the_other_way() -> None:

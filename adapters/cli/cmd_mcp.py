@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ipaddress
 import sys
+from pathlib import Path
 
 import typer
 from oncourse.consistency.errors import ConfigError
@@ -35,8 +36,8 @@ def is_loopback(host: str) -> bool:
 
 
 def mcp(
-    memory: str = typer.Option(
-        ..., "--memory", envvar="ONCOURSE_MEMORY", help="Guideline store: file or postgresql://."
+    memory: Path = typer.Option(  # noqa: B008
+        ..., "--memory", envvar="ONCOURSE_MEMORY", help="Guideline store file."
     ),
     http: str | None = typer.Option(
         None, "--http", help="Serve streamable HTTP on HOST:PORT (path /mcp) instead of stdio."

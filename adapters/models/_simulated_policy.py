@@ -1,4 +1,4 @@
-"""How the simulated model chooses: candidate tool calls, generic scores, guideline support.
+"""How the simulated model chooses: candidate tool calls and their generic scores.
 
 Candidates are built from the tool schemas and the values seen so far (task text and
 observations). Their scores come from generic reading heuristics only: how well a tool's
@@ -7,10 +7,8 @@ from matches the task, whether a call repeats one already made, whether the chan
 for has been made. Where two candidates differ only in which record or field they draw from and
 the task's wording does not match either, the scores tie: the model is genuinely unsure.
 
-Guidelines act only through their text: each candidate is rendered as a sentence describing the
-call by the roles of its values ("to = the `work_email` field of the search_contacts result"),
-and a guideline whose meaning is close to a candidate (and far from the alternatives it argues
-against) raises that candidate's score.
+Guidelines are read separately, by meaning (`_simulated_guidelines`); this module only
+describes each candidate in natural words for that reading.
 """
 
 from __future__ import annotations
@@ -22,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from oncourse.adapters.models._simulated_guidelines import CandidateDescriber, summary_of
 from oncourse.adapters.models._simulated_reading import (
     Conversation,
     Record,
@@ -32,7 +31,6 @@ from oncourse.adapters.models._simulated_reading import (
     words,
 )
 from oncourse.consistency.chat import ToolSpec
-from oncourse.consistency.text import TextEmbedder
 
 RESPOND = "respond"
 
@@ -90,11 +88,6 @@ class Weights:
     read_again: float = 1.2
     after_write: float = 8.0
     respond_early: float = -6.0
-    guideline: float = 30.0
-    tool_choice: float = 3.0
-    check: float = 2.5
-    gate_low: float = 0.45
-    gate_span: float = 0.2
     margin: float = 1.5
     unrelated: float = 3.0
     unmatched: float = 6.0
@@ -121,7 +114,7 @@ class Candidate:
     sources: dict[str, Value] = field(default_factory=dict)
     score: float = 0.0
     rendering: str = ""
-    roles: str = ""
+    detail: str = ""
     cues: dict[str, float] = field(default_factory=dict)
 
 
@@ -230,7 +223,7 @@ class Scorer:
         return [o for o in ranked[:3] if o.score >= ranked[0].score - self.w.margin]
 
     def _relevance(self, tool: ToolSpec) -> float:
-        tool_words = words(tool.name) | words(tool.description)
+        tool_words = words(tool.name) | words(summary_of(tool))
         overlap = len(tool_words & self.task_words) / max(1.0, len(tool_words) ** 0.5)
         # The task's own verb naming the tool's action ("Pay ...", "File ...") says the most.
         verb = words(tool.name.split("_")[0])
@@ -300,53 +293,30 @@ class Scorer:
         out = [c for tool in self.tools for c in self.tool_candidates(tool)]
         best = max((c.score for c in out), default=0.0)
         out.append(self.respond_candidate(best + self.w.after_write * self._wrote()))
-        for cand in out:
-            cand.rendering = self.render(cand)
-        self.describe_roles(out)
+        self.describe(out)
         return out
 
-    def _describe_record(self, record: Record) -> str:
-        siblings = [self.conv.records[i] for i in record.siblings]
-        if not siblings:
-            return f"the {record.tool} result"
-        parts = []
-        for name, value in record.fields.items():
-            if name.endswith("id") or not isinstance(value, str) or len(value) > 40:
-                continue
-            if all(s.fields.get(name) != value for s in siblings):
-                matched = bool(words(value)) and words(value) <= self.task_words
-                parts.append(f"whose {name} is {value}" + (" as the task says" if matched else ""))
-        detail = " and ".join(parts[:2]) or "among several"
-        return f"the {record.tool} result {detail} (one of {len(siblings) + 1} results)"
+    def describe(self, candidates: list[Candidate]) -> None:
+        """Set each candidate's `rendering`: the move in natural words (see _simulated_guidelines).
 
-    def _describe_value(self, param: str, value: Value) -> str:
-        if value.record is None:
-            return f"{param} = the {value.kind} given in the task"
-        record = self.conv.records[value.record]
-        return f"{param} = the `{value.field}` field of {self._describe_record(record)}"
-
-    def render(self, cand: Candidate) -> str:
-        """The candidate as a sentence describing its values by their roles."""
-        if cand.tool == RESPOND:
-            return "reply to the user with a final answer and stop calling tools"
-        ordered = sorted(cand.sources.items(), key=lambda pv: pv[1].from_task)
-        described = [self._describe_value(p, v) for p, v in ordered]
-        text = f"call {cand.tool}"
-        return f"{text} with " + "; ".join(described) if described else text
-
-    def describe_roles(self, candidates: list[Candidate]) -> None:
-        """Set each candidate's `roles`: where its values differing from rival calls come from."""
+        Values are described only where they differ from the rival calls of the same tool, so
+        what sets a move apart is what a guideline's meaning is compared with.
+        """
+        describer = CandidateDescriber(self.conv, self.tools)
         groups: dict[str, list[Candidate]] = {}
         for cand in candidates:
             groups.setdefault(cand.tool, []).append(cand)
-        for group in groups.values():
+        for tool, group in groups.items():
+            if tool == RESPOND:
+                for cand in group:
+                    cand.rendering = "reply to the user with a final answer and stop calling tools"
+                continue
             varying = {
                 p for p in group[0].sources if len({repr(c.arguments.get(p)) for c in group}) > 1
             }
             for cand in group:
-                cand.roles = "; ".join(
-                    self._describe_value(p, v) for p, v in cand.sources.items() if p in varying
-                )
+                cand.rendering = describer.describe(tool, cand.sources, varying)
+                cand.detail = describer.detail(cand.sources, varying) or cand.rendering
 
     def context(self) -> str:
         """The situation, as a guideline's trigger would describe it: the last lookup's result."""
@@ -365,122 +335,3 @@ class Scorer:
 
 def _brief(arguments: dict[str, Any]) -> str:
     return ", ".join(f"{k}={v}" for k, v in arguments.items() if k not in {"body"})
-
-
-_WHEN_DO = re.compile(r"^\s*when:?\s*(.+?)\s+do:\s*(.+)$", re.I | re.S)
-_TRIGGER = re.compile(r"^\s*(?:when|if|whenever|after|before)\b(.+?)(?::|,)\s+(.+)$", re.I | re.S)
-_CONTRAST = re.compile(r"\b(?:rather than|instead of|and not|but not)\b", re.I)
-_CHECK = (
-    re.compile(r"\b(?:check|compar|verif|match|confirm)\w*\s+(.*?)\s+against\s+the\s+task", re.I),
-    re.compile(r"\b(?:check|compar|verif|match|confirm)\w*\b(.*?)\b(?:with|to)\b[^.]*\btask", re.I),
-)
-
-
-@dataclass(frozen=True)
-class ReadGuideline:
-    """A guideline as the model reads it."""
-
-    trigger: str
-    positive: str
-    negative: str
-    check: str | None  # the words after "check ..." when it asks to check against the task
-
-
-def split_guideline(text: str) -> ReadGuideline:
-    """A guideline's trigger, what it says to do, what not to do, and what to check."""
-    text = " ".join(text.strip().strip("-* ").split())
-    match = _WHEN_DO.match(text) or _TRIGGER.match(text)
-    trigger, instruction = (match.group(1), match.group(2)) if match else (text, text)
-    parts = _CONTRAST.split(instruction, maxsplit=1)
-    positive = parts[0].strip(" ,;.")
-    negative = parts[1].strip(" ,;.") if len(parts) > 1 else ""
-    check = _CHECK[0].search(instruction) or _CHECK[1].search(instruction)
-    return ReadGuideline(
-        trigger.strip(" ;:,"), positive or instruction, negative, check.group(1) if check else None
-    )
-
-
-def _checked_params(check: str, params: set[str]) -> set[str]:
-    """The parameters a "check the X against the task" names; all of them when none is named."""
-    named = {p for p in params if re.search(rf"\b{re.escape(p.replace('_', ' '))}\b", check)}
-    return named or params
-
-
-_CALLED = re.compile(r"\bcall(?:ing)?\s+`?(\w+)")
-_STOP = re.compile(r"\b(?:stop|reply|respond|answer)\b", re.I)
-_ACTION_PREFIX = re.compile(r"^.*?\bcall(?:ing)?\s+`?\w+`?\s*(?:with\s+)?", re.I)
-
-
-def _called_tools(text: str) -> set[str]:
-    """The tools a sentence says to call (`respond` when it says to stop or reply)."""
-    tools = set(_CALLED.findall(text))
-    return tools | ({RESPOND} if not tools and _STOP.search(text) else set())
-
-
-def _roles_of(text: str) -> str:
-    """What a guideline says about argument values, without the "call <tool> with" part."""
-    return _ACTION_PREFIX.sub("", text, count=1).strip()
-
-
-def _centred_by_tool(values: np.ndarray, candidates: list[Candidate]) -> np.ndarray:
-    out = np.zeros_like(values)
-    for tool in {c.tool for c in candidates}:
-        rows = [i for i, c in enumerate(candidates) if c.tool == tool and c.roles]
-        if len(rows) > 1:
-            out[rows] = values[rows] - values[rows].mean()
-    return out
-
-
-def guideline_boosts(
-    guidelines: list[str],
-    context: str,
-    candidates: list[Candidate],
-    embedder: TextEmbedder,
-    weights: Weights,
-) -> np.ndarray:
-    """Extra logits per candidate from the guidelines whose meaning supports it.
-
-    A guideline counts in proportion to how well its trigger matches the situation (the last
-    lookup and the task). What it says about values ("the to from the work_email field ...
-    rather than the personal_email field") moves probability between calls of one tool, toward
-    the candidates whose values' roles are closest in meaning to what it says to use and away
-    from those closest to what it says to avoid; this carries over to other tools with the same
-    kind of choice. Only a guideline that contrasts two different actions ("call X rather than
-    call Y", "stop rather than ...") changes which tool is called. One that asks to check an
-    argument against the task makes the model weigh the task's wording harder for it.
-    """
-    boosts = np.zeros(len(candidates), dtype=np.float64)
-    if not guidelines or not candidates:
-        return boosts
-    parsed = [split_guideline(g) for g in guidelines]
-    texts = [context, *(c.roles or c.rendering for c in candidates)]
-    for g in parsed:
-        texts += [g.trigger, _roles_of(g.positive), _roles_of(g.negative) if g.negative else ""]
-    vectors = embedder.embed(texts)
-    index = {text: row for row, text in enumerate(texts)}
-    ctx, roles = vectors[0], vectors[1 : 1 + len(candidates)]
-    for g in parsed:
-        relevance = float(vectors[index[g.trigger]] @ ctx)
-        gate = float(np.clip((relevance - weights.gate_low) / weights.gate_span, 0.0, 1.0))
-        if gate == 0.0:
-            continue
-        do_tools, avoid_tools = _called_tools(g.positive), _called_tools(g.negative)
-        if g.negative and do_tools != avoid_tools:
-            for row, cand in enumerate(candidates):
-                boosts[row] += (
-                    weights.tool_choice
-                    * gate
-                    * (
-                        (cand.tool in do_tools - avoid_tools)
-                        - (cand.tool in avoid_tools - do_tools)
-                    )
-                )
-        if g.check is None or g.negative:
-            toward = roles @ vectors[index[_roles_of(g.positive)]]
-            away = roles @ vectors[index[_roles_of(g.negative)]] if g.negative else 0.0
-            boosts += weights.guideline * gate * _centred_by_tool(toward - away, candidates)
-        if g.check is not None:
-            for row, cand in enumerate(candidates):
-                checked = _checked_params(g.check.lower(), set(cand.cues))
-                boosts[row] += weights.check * gate * sum(cand.cues[p] for p in checked)
-    return boosts

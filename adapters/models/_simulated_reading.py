@@ -115,7 +115,7 @@ def parse_guidelines(system: str) -> list[str]:
         elif _HEADING.match(line) and not bullet:
             inside = "guideline" in line.lower() or "lesson" in line.lower()
         elif inside and line.strip() and found and line.startswith((" ", "\t")):
-            found[-1] = f"{found[-1]} {line.strip()}"
+            found[-1] = f"{found[-1]}\n{line.strip()}"
     return found
 
 
@@ -190,9 +190,15 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 ]
 _QUOTED = re.compile(r"[\"“]([^\"”]+)[\"”]")
 _CAPITALISED = re.compile(r"\b[A-Z][a-zA-Z]+(?:\s+[A-Z][a-zA-Z]+)*")
+# Words that open an instruction rather than a name: common imperative verbs and determiners.
 _OPENERS = frozenset(
     "email send write pay settle record log add book set schedule put share give invite create "
-    "file update change please our invoice move find tell ask reply forward the a an".split()
+    "file update change please our invoice move find tell ask reply forward the a an mail drop "
+    "let get arrange plan pass enter note clear make take bring show check look call contact "
+    "reach message notify inform remind cancel delete remove open close start stop keep hold "
+    "transfer submit approve confirm register sign review prepare draft organise organize "
+    "order buy sell return refund issue assign list fetch copy attach upload download print "
+    "there we you this that these those my your his her their its".split()
 )
 
 

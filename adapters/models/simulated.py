@@ -8,8 +8,10 @@ seeded from the run's seed and the conversation so far, so a run is reproducible
 runs differ across seeds.
 
 Guidelines reach it only as text in the system prompt (bullets under a heading that mentions
-guidelines): candidates a guideline supports, by embedding similarity between the guideline and
-a description of the candidate and its context, gain probability. It never sees task ids,
+guidelines) and are read as plain English (`_simulated_guidelines`): negation understood, meaning
+compared by sentence embeddings with natural descriptions of the candidate moves built from the
+tools' own documentation. A fitting guideline raises the chance of the moves it supports by a
+bounded amount; it never forces one. It never sees task ids,
 families, hidden parameters or checkers: only messages and tool specs. Everything it returns
 says `simulated`.
 """
@@ -22,13 +24,8 @@ import random
 import threading
 
 import numpy as np
-from oncourse.adapters.models._simulated_policy import (
-    RESPOND,
-    Candidate,
-    Scorer,
-    Weights,
-    guideline_boosts,
-)
+from oncourse.adapters.models._simulated_guidelines import ReadingWeights, guideline_boosts
+from oncourse.adapters.models._simulated_policy import RESPOND, Candidate, Scorer, Weights
 from oncourse.adapters.models._simulated_reading import read_conversation
 from oncourse.consistency.chat import (
     AssistantMessage,
@@ -56,6 +53,7 @@ class SimulatedModel:
         embedder: Embedder for guideline support; all-MiniLM-L6-v2 when None (loaded lazily,
             only once a prompt holds guidelines).
         weights: The heuristics' weights.
+        reading: How strongly guidelines move the choice (bounded; see `ReadingWeights`).
     """
 
     name = "simulated"
@@ -69,11 +67,13 @@ class SimulatedModel:
         seed: int = 0,
         embedder: TextEmbedder | None = None,
         weights: Weights | None = None,
+        reading: ReadingWeights | None = None,
     ):
         self.temperature = float(temperature)
         self.min_temperature = float(min_temperature)
         self.seed = int(seed)
         self.weights = weights or Weights()
+        self.reading = reading or ReadingWeights()
         self._embedder = embedder
         self._lock = threading.Lock()
 
@@ -98,7 +98,12 @@ class SimulatedModel:
         logits = np.array([c.score for c in candidates], dtype=np.float64)
         if conv.guidelines:
             logits += guideline_boosts(
-                conv.guidelines, scorer.context(), candidates, self.embedder, self.weights
+                conv.guidelines,
+                scorer.context(),
+                [c.detail or c.rendering for c in candidates],
+                [c.tool for c in candidates],
+                self.embedder,
+                self.reading,
             )
         temperature = settings.temperature if settings.temperature is not None else None
         temperature = max(

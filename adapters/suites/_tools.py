@@ -46,11 +46,12 @@ class World:
         return entry
 
 
-def _doc_parts(fn: ToolFunction) -> tuple[str, dict[str, str]]:
-    """The summary paragraph of a docstring and its `Args:` descriptions."""
+def _doc_parts(fn: ToolFunction) -> tuple[str, dict[str, str], str]:
+    """The summary paragraph of a docstring, its `Args:` descriptions and its `Returns:` text."""
     doc = inspect.getdoc(fn) or ""
     summary: list[str] = []
     args: dict[str, str] = {}
+    returns: list[str] = []
     section = "summary"
     current: str | None = None
     for line in doc.splitlines():
@@ -70,7 +71,9 @@ def _doc_parts(fn: ToolFunction) -> tuple[str, dict[str, str]]:
                 args[current] = match.group(2).strip()
             elif current and line.strip():
                 args[current] = f"{args[current]} {line.strip()}"
-    return " ".join(summary), args
+        elif section == "returns" and line.strip():
+            returns.append(line.strip())
+    return " ".join(summary), args, " ".join(returns)
 
 
 def _params(fn: ToolFunction) -> list[inspect.Parameter]:
@@ -81,7 +84,7 @@ def _params(fn: ToolFunction) -> list[inspect.Parameter]:
 def tool_spec(fn: ToolFunction) -> ToolSpec:
     """Generate the ToolSpec (name, description, JSON schema) of a typed tool function."""
     hints = typing.get_type_hints(fn)
-    summary, arg_docs = _doc_parts(fn)
+    summary, arg_docs, returns = _doc_parts(fn)
     properties: dict[str, Any] = {}
     required: list[str] = []
     for param in _params(fn):
@@ -98,7 +101,9 @@ def tool_spec(fn: ToolFunction) -> ToolSpec:
     parameters: dict[str, Any] = {"type": "object", "properties": properties}
     if required:
         parameters["required"] = required
-    return ToolSpec(name=fn.__name__, description=summary, parameters=parameters)
+    # What a result's fields mean is part of the tool's documentation, as a model reads it.
+    description = f"{summary}\nReturns: {returns}" if returns else summary
+    return ToolSpec(name=fn.__name__, description=description, parameters=parameters)
 
 
 @functools.lru_cache(maxsize=1024)

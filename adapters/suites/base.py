@@ -8,7 +8,12 @@ from oncourse.consistency.chat import ToolSpec
 from oncourse.consistency.trajectory import Action
 from pydantic import BaseModel, ConfigDict, Field
 
-SPLITS = ("train", "heldout", "heldout-novel")
+SPLITS = ("train", "validation", "heldout", "heldout-novel")
+"""Every split name a suite may use: train (learn), validation (promote or retire a guideline),
+heldout (unseen tasks of trained families), heldout-novel (unseen families)."""
+
+EVAL_SPLITS = ("train", "heldout", "heldout-novel")
+"""The splits `oncourse eval` and the demo report by default (validation is evolve's own)."""
 
 
 class Task(BaseModel):
@@ -18,7 +23,7 @@ class Task(BaseModel):
 
     task_id: str = Field(description="Unique id of the task within its suite.")
     instruction: str = Field(description="The text the agent is given.")
-    split: str = Field(default="train", description="train, heldout or heldout-novel.")
+    split: str = Field(default="train", description="train, validation, heldout, heldout-novel.")
     family: str | None = Field(
         default=None, description="Template family; for reports only, never shown to a model."
     )

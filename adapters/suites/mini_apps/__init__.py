@@ -41,11 +41,27 @@ def _read_data(name: str) -> Any:
     return json.loads(text)
 
 
+_POOL_THIRD = {"train": 0, "validation": 1, "heldout": 2, "heldout-novel": 2}
+
+
 def _split_pools(entities: dict[str, list[Any]], split: str) -> dict[str, list[Any]]:
-    """Train draws people, companies and vendors from one half of each pool, the rest the other."""
-    half = 0 if split == "train" else 1
+    """Each split draws people, companies, vendors, subjects ... from its own third of a pool.
+
+    Train, validation and the held-out splits never share an entity, so a held-out task cannot
+    be matched on a name or subject seen in training.
+    """
+    third = _POOL_THIRD[split]
     shared = {"personal_domains", "timezones", "folders", "countries"}
-    return {key: values if key in shared else values[half::2] for key, values in entities.items()}
+    return {key: values if key in shared else values[third::3] for key, values in entities.items()}
+
+
+def _template(family_spec: dict[str, Any], split: str, index: int) -> str:
+    """The instruction template of one instance: held-out splits use wordings train never saw."""
+    if split.startswith("heldout") and "heldout_templates" in family_spec:
+        pool = family_spec["heldout_templates"]
+        return str(pool[index % len(pool)])
+    pool = family_spec["templates"]
+    return str(pool[(index + (split == "validation")) % len(pool)])
 
 
 def build_tasks() -> list[Task]:
@@ -54,13 +70,12 @@ def build_tasks() -> list[Task]:
     spec = _read_data("families.json")
     tasks: list[Task] = []
     for family, family_spec in spec["families"].items():
-        templates = family_spec["templates"]
-        for offset, (split, count) in enumerate(family_spec["splits"].items()):
+        for split, count in family_spec["splits"].items():
             pools = _split_pools(entities, split)
             for index in range(count):
                 rng = random.Random(f"mini-apps:{family}:{split}:{index}")
                 instance = FAMILIES[family](rng, pools)
-                template = templates[(index + offset) % len(templates)]
+                template = _template(family_spec, split, index)
                 tasks.append(
                     Task(
                         task_id=f"{family}.{split}.{index}",

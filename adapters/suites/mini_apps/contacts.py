@@ -14,6 +14,13 @@ def search_contacts(world: World, query: str) -> list[dict[str, Any]]:
     Args:
         world: The world the tool acts on.
         query: Words of the contact's name or company, e.g. a person's full name.
+
+    Returns:
+        The matching contacts. contact_id: the contact's identifier; name: the person's full
+        name; company: the organisation the person works for; work_email: their office
+        address, the business email at the company they work for; personal_email: their
+        private home address, for personal mail outside work;
+        city: where the person lives; timezone: the time zone of the place the person lives.
     """
     fields = ("name", "company")
     return [public(c) for c in world.state.get("contacts", []) if matches(query, c, fields)]
@@ -24,6 +31,10 @@ def get_my_profile(world: World) -> dict[str, Any]:
 
     Args:
         world: The world the tool acts on.
+
+    Returns:
+        Your own profile. name: your name; email: your own address; city: where you live;
+        timezone: your own time zone, the one you are in.
     """
     return public(world.state.get("profile", {}))
 

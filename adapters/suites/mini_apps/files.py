@@ -14,6 +14,11 @@ def search_files(world: World, query: str) -> list[dict[str, Any]]:
     Args:
         world: The world the tool acts on.
         query: Words of the file name, e.g. a topic such as "budget report".
+
+    Returns:
+        The matching files. file_id: the file's identifier; name: the file name, ending in
+        final (a finished, approved version) or in draft (a working copy still being edited);
+        modified: the date it was last changed; owner: who owns it.
     """
     files = world.state.get("files", [])
     return [public(f) for f in files if matches(query, f, ("name", "folder"))]

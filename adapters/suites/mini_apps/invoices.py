@@ -23,6 +23,10 @@ def search_vendors(world: World, query: str) -> list[dict[str, Any]]:
     Args:
         world: The world the tool acts on.
         query: Words of the vendor's name.
+
+    Returns:
+        The matching vendors. vendor_id: the vendor's identifier; name: the vendor's company
+        name; country: where the vendor is based; billing_email: where invoices are sent.
     """
     vendors = world.state.get("vendors", [])
     return [public(v) for v in vendors if matches_any(query, v, ("name",))]
@@ -34,6 +38,12 @@ def search_invoices(world: World, query: str) -> list[dict[str, Any]]:
     Args:
         world: The world the tool acts on.
         query: An invoice number or words of the vendor's name.
+
+    Returns:
+        The matching invoices. invoice_id: the invoice's identifier; number: the number printed
+        on the invoice; vendor: who sent it; amount: the sum due; currency: its currency;
+        status: open (still unpaid, payment is due) or paid (already settled, nothing
+        outstanding); due_date: when payment is due.
     """
     invoices = world.state.get("invoices", [])
     return [public(i) for i in invoices if matches(query, i, ("number", "vendor"))]
