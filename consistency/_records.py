@@ -22,6 +22,15 @@ from pydantic import BaseModel, Field
 _BOOLEAN = {"yes", "no", "true", "false"}
 
 
+def _word(value: Any) -> bool:
+    """A value a guideline may name: a vocabulary word or a yes/no flag (never data)."""
+    return isinstance(value, bool) or is_vocabulary(value)
+
+
+def _shown(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else f"'{value}'"
+
+
 class RecordFact(BaseModel):
     """A field of a looked-up record whose value the passing runs cite as their reason."""
 
@@ -63,12 +72,12 @@ def cited_facts(
     facts: list[RecordFact] = []
     for tool, record in records:
         for field, value in record.items():
-            if isinstance(value, dict | list) or not is_vocabulary(value):
+            if isinstance(value, dict | list) or not _word(value):
                 continue
             field_name = str(field)
             if field_name.lower().endswith("id"):
                 continue
-            word = str(value)
+            word = str(value).lower() if isinstance(value, bool) else str(value)
             hit = mentions(text, field_name) if word.lower() in _BOOLEAN else mentions(text, word)
             fact = RecordFact(tool=tool, field=field_name, value=word)
             if hit and fact not in facts:
@@ -143,15 +152,15 @@ def item_contrast(
         for field in mine
         if field in theirs
         and mine[field] != theirs[field]
-        and is_vocabulary(mine[field])
-        and is_vocabulary(theirs[field])
+        and _word(mine[field])
+        and _word(theirs[field])
         and not field.lower().endswith("id")
     ]
     if not differing:
         return None
     noun = re.sub(r"[_ ]?ids?$", "", key).replace("_", " ") or "item"
-    mine_text = " and ".join(f"{f} is '{mine[f]}'" for f in differing[:2])
-    theirs_text = " and ".join(f"{f} is '{theirs[f]}'" for f in differing[:2])
+    mine_text = " and ".join(f"{f} is {_shown(mine[f])}" for f in differing[:2])
+    theirs_text = " and ".join(f"{f} is {_shown(theirs[f])}" for f in differing[:2])
     return f"the {noun} whose {mine_text}, not the one whose {theirs_text}"
 
 

@@ -206,3 +206,23 @@ def test_a_runs_first_user_message_finds_its_tasks_guideline(tmp_path):
     )
     # Measured: 16 of the 20 runs of the five tasks (greetings and paraphrases miss some).
     assert found >= 14, found
+
+
+def test_learn_lists_abstentions_with_their_reason(tmp_path):
+    from oncourse.adapters.importers import write_trajectories
+    from test_guidelines_generators import INVOICES, _run
+
+    def steps(with_note: bool):
+        note = [("think", {"thought": "Two invoices; check which one is open."}, "")]
+        return [("list_invoices", {"vendor": "V-1"}, INVOICES), *(note if with_note else [])]
+
+    runs = tmp_path / "runs.jsonl"
+    write_trajectories(runs, [_run("note", i, i < 2, steps(i < 2)) for i in range(4)])
+    memory = str(tmp_path / "m.db")
+    out = json.loads(_invoke("learn", str(runs), "--memory", memory, "--json").stdout)
+    assert out["divergent_tasks"] == 1 and out["guidelines"] == [] and out["errors"] == []
+    (abstention,) = out["abstentions"]
+    assert abstention["task_id"] == "note" and abstention["reason"].startswith("scratch-only")
+    human = _invoke("learn", str(runs), "--memory", memory)
+    assert human.exit_code == 0
+    assert "task note: no guideline (abstained: scratch-only" in " ".join(human.stdout.split())

@@ -403,3 +403,29 @@ def test_user_replies_are_described_by_what_they_do(reply, kind):
     from oncourse.consistency.generators import describe_user_reply
 
     assert describe_user_reply(reply)[0] == kind
+
+
+def test_a_flag_sets_the_chosen_item_apart_when_nothing_else_does():
+    product = {
+        "product_id": "6086499569",
+        "variants": {
+            "1434748144": {"item_id": "1434748144", "options": {"size": "m"}, "available": True},
+            "9612497925": {"item_id": "9612497925", "options": {"size": "m"}, "available": False},
+        },
+    }
+
+    def steps(item: str):
+        return [
+            ("get_product_details", {"product_id": "6086499569"}, json.dumps(product)),
+            ("exchange_items", {"order_id": "#W7", "new_item_ids": [item]}, "Exchanged."),
+        ]
+
+    runs = [
+        _run("swap", i, i < 2, steps("1434748144" if i < 2 else "9612497925")) for i in range(4)
+    ]
+    analysis, runs = _analyzed(runs)
+    (guideline,) = ContrastiveGuidelineGenerator().generate(analysis, runs)
+    assert (
+        "call exchange_items on the new item whose available is true, not the one whose "
+        "available is false" in guideline.instruction.lower()
+    )
