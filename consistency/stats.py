@@ -265,8 +265,19 @@ def _task_entry(task_id: str, runs: list[Trajectory], ks: range) -> dict[str, An
         "distinct_paths": distinct_paths(runs),
         "distinct_final_answers": distinct_final_answers(runs),
         "steps": step_count_spread(runs),
-        "instruction": next((run.task for run in runs if run.task), None),
+        "instruction": next((text for text in map(_task_input, runs) if text), None),
     }
+
+
+def _task_input(run: Trajectory) -> str | None:
+    """The task's input: the recorded instruction when the importer kept one, else the task text.
+
+    An imported benchmark run's task text is the first user message the agent saw, which a
+    simulated user words differently on each trial; the instruction behind it is what repeats, so
+    it is what counts as one input (distinct instructions are reported next to the intervals).
+    """
+    instruction = (run.meta.model_extra or {}).get("instruction")
+    return instruction if isinstance(instruction, str) and instruction else run.task
 
 
 def reliability_report(trajs: Iterable[Trajectory], k: int | None = None) -> dict[str, Any]:
