@@ -213,6 +213,7 @@ class PostgresBackend:
         self._read_only = bool(read_only)
         self._conn: Any = None
         self._exists = False
+        self._schema_ok = False
         self._lock = threading.RLock()
 
     @property
@@ -243,9 +244,12 @@ class PostgresBackend:
                 connect_timeout=max(1, int(self.connect_timeout)),
                 application_name="oncourse",
             )
+            # Writers wait this long for another writer's advisory lock, then give up.
+            conn.execute(f"SET lock_timeout = '{int(self.lock_timeout * 1000)}ms'")
         except psycopg.Error as exc:
             raise self._error(exc, "cannot connect to the guideline store") from None
         self._conn = conn
+        self._schema_ok = False
         return conn
 
     def _drop(self) -> None:
@@ -282,6 +286,7 @@ class PostgresBackend:
 
     def _create(self, conn: Any) -> None:
         """Create the schema once, under the store's advisory lock (two creators may race)."""
+        conn.read_only = False
         with conn.transaction():
             conn.execute(
                 "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (self._lock_key(),)
@@ -302,16 +307,14 @@ class PostgresBackend:
             )
 
     def _begin(self, conn: Any, session: PostgresSession, write: bool) -> None:
-        """The first statements of a transaction: isolation, the writers' lock, the schema."""
+        """The first statements of a transaction: the writers' lock, the schema (once)."""
         if write:
-            conn.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
-            conn.execute(f"SET LOCAL lock_timeout = '{int(self.lock_timeout * 1000)}ms'")
             conn.execute(
                 "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (self._lock_key(),)
             )
-        else:
-            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-        self._check_schema(session)
+        if not self._schema_ok:
+            self._check_schema(session)
+            self._schema_ok = True
 
     @contextmanager
     def _transaction(self, write: bool) -> Iterator[PostgresSession]:
@@ -334,6 +337,13 @@ class PostgresBackend:
             for attempt in (1, 2):
                 started = False
                 conn = self._connect()
+                # Set on the connection, they go out with BEGIN: no extra round trip.
+                conn.isolation_level = (
+                    psycopg.IsolationLevel.READ_COMMITTED
+                    if write
+                    else psycopg.IsolationLevel.REPEATABLE_READ
+                )
+                conn.read_only = not write
                 try:
                     with conn.transaction():
                         session = PostgresSession(conn, self.schema)
