@@ -96,7 +96,9 @@ def _connect(ray: Any, address: str | None, concurrency: int) -> None:
         return
     options: dict[str, Any] = {"logging_level": logging.WARNING, "log_to_driver": True}
     if address is None:
-        # A local cluster sized for the runs asked for (runs mostly wait on the model).
+        # A new local instance sized for the runs asked for ("local": never another user's
+        # instance that happens to run on this machine).
+        address = "local"
         options.update(num_cpus=max(1, concurrency), include_dashboard=False)
     try:
         ray.init(address=address, **options)

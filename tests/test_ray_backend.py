@@ -114,7 +114,7 @@ def test_a_worker_rebuilds_suite_and_model_by_name_and_makes_the_same_run() -> N
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[Any]:
     ray = pytest.importorskip("ray")
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="WARNING")
+    ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level="WARNING")
     try:
         yield ray
     finally:
