@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import ipaddress
 import sys
-from pathlib import Path
 
 import typer
 from oncourse.consistency.errors import ConfigError
@@ -36,8 +35,8 @@ def is_loopback(host: str) -> bool:
 
 
 def mcp(
-    memory: Path = typer.Option(  # noqa: B008
-        ..., "--memory", envvar="ONCOURSE_MEMORY", help="Guideline store file."
+    memory: str = typer.Option(
+        ..., "--memory", envvar="ONCOURSE_MEMORY", help="Guideline store: file or postgresql://."
     ),
     http: str | None = typer.Option(
         None, "--http", help="Serve streamable HTTP on HOST:PORT (path /mcp) instead of stdio."

@@ -217,10 +217,14 @@ def build_server(
         raise ConfigError(
             f"the MCP server needs the mcp package (>= 2): pip install 'oncourse[mcp]' ({exc})"
         ) from None
-    path = Path(memory_path)
-    if memory is None and not path.is_file():
-        raise ConfigError(f"{path}: no guideline store there (create one with `oncourse learn`)")
-    tools = MemoryTools(memory or GuidelineMemory(path), **settings)
+    if memory is None:
+        memory = GuidelineMemory(memory_path)  # a file or a postgresql:// URL
+        if not memory.backend.exists():
+            raise ConfigError(
+                f"{memory.backend.location}: no guideline store there "
+                "(create one with `oncourse learn`)"
+            )
+    tools = MemoryTools(memory, **settings)
     server = MCPServer(
         SERVER_NAME,
         instructions="Guidelines learned from earlier runs of this agent. Call get_guidelines "
