@@ -17,7 +17,7 @@ import hashlib
 import json
 from collections import defaultdict
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from oncourse.adapters._chat_steps import RecordError
 from oncourse.adapters._otel_messages import (
@@ -69,7 +69,9 @@ class OtelOptions(BaseModel):
         description="Attribute with the outcome (bool, pass/fail, 1/0); `status` reads the "
         "root span's status (ERROR = failed).",
     )
-    run_per: str = Field(default="agent", description="`agent` (top agent span) or `trace`.")
+    run_per: Literal["agent", "trace"] = Field(
+        default="agent", description="One run per top-level agent span, or per trace."
+    )
 
 
 def operation(span: Span) -> str:
@@ -283,7 +285,7 @@ def _meta(root: Span, chats: list[Span]) -> dict[str, Any]:
 
 
 def _run(
-    root: Span, run: list[Span], by_id: dict[str, Span], options: OtelOptions, index: int
+    root: Span, run: list[Span], by_id: dict[str, Span], options: OtelOptions
 ) -> dict[str, Any]:
     builder = _Steps()
     chats: list[Span] = []
@@ -367,8 +369,6 @@ def _success(root: Span, key: str, look: Any) -> bool:
 def runs_from_spans(spans: list[Span], options: OtelOptions | None = None) -> list[dict[str, Any]]:
     """Trajectory dicts (validated by the caller) for every run in these spans, trace order."""
     options = options or OtelOptions()
-    if options.run_per not in ("agent", "trace"):
-        raise RecordError(f"run_per must be 'agent' or 'trace', not {options.run_per!r}")
     traces: dict[str, list[Span]] = defaultdict(list)
     for span in spans:
         traces[span.trace_id].append(span)
@@ -376,7 +376,7 @@ def runs_from_spans(spans: list[Span], options: OtelOptions | None = None) -> li
     for trace_spans in sorted(traces.values(), key=lambda ss: min((s.start, s.seq) for s in ss)):
         by_id = {s.span_id: s for s in trace_spans}
         for root, run in _runs_of_trace(trace_spans, options.run_per):
-            records.append(_run(root, run, by_id, options, len(records)))
+            records.append(_run(root, run, by_id, options))
     return records
 
 
