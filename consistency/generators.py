@@ -409,7 +409,7 @@ def lesson_text(evidence: LessonEvidence) -> tuple[str, str, str] | None:
         parts.append(f"{len(effect.runs)} of {n_fail} failing runs called {effect.tool}")
     if evidence.lookup:
         parts.append(f"failing runs that never called {evidence.lookup} for the record failed")
-    if not harmful:
+    if not evidence.harmful:
         parts.append(f"none of the {n_fail} failing runs did all of it")
     if harmful and not missing:
         parts.append("no passing run did")
