@@ -30,6 +30,10 @@ from oncourse.memory.screen import active_reasons
 from pydantic import BaseModel, Field
 
 
+_TRUSTED = {"active", "retired"}
+"""Statuses whose scope tools count as the store's known tools (they passed the screen)."""
+
+
 class ImportReport(BaseModel):
     """What an import did."""
 
@@ -226,11 +230,11 @@ class GuidelineMemory(LifecycleMixin):
         stored = session.get_meta("tools")
         if stored is not None:
             return set(json.loads(stored))
-        return {t for g in session.rows() if g.status != "quarantined" for t in g.scope.tools}
+        return {t for g in session.rows(_TRUSTED) for t in g.scope.tools}
 
     def _remember_tools(self, session: StoreSession, guidelines: Iterable[Guideline]) -> None:
         known = self._known_tools(session)
-        new = {t for g in guidelines if g.status != "quarantined" for t in g.scope.tools}
+        new = {t for g in guidelines if g.status in _TRUSTED for t in g.scope.tools}
         if new - known or session.get_meta("tools") is None:
             session.set_meta("tools", json.dumps(sorted(known | new)))
 
@@ -414,7 +418,7 @@ class GuidelineMemory(LifecycleMixin):
             return session.rows(statuses_of(status))
 
     def known_tools(self) -> set[str]:
-        """Tool names the store's (non-quarantined) guidelines are scoped to."""
+        """Tool names the store's active (or once active) guidelines are scoped to."""
         if not self._exists():
             return set()
         with self._lock, self._read() as session:
