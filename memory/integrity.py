@@ -19,7 +19,7 @@ import numpy as np
 from oncourse.consistency.errors import MemoryStoreError
 from oncourse.consistency.guidelines import Guideline
 from oncourse.memory._index import CacheState
-from oncourse.memory.backend import open_backend
+from oncourse.memory.backend import StorageBackend, open_backend
 from oncourse.memory.store import GuidelineMemory
 from pydantic import BaseModel, Field, ValidationError
 
@@ -256,4 +256,28 @@ def salvage(source: str | Path, target: str | Path) -> SalvageReport:
     )
 
 
-__all__ = ["IntegrityReport", "SalvageReport", "check", "salvage"]
+def copy_store(source: StorageBackend, target: StorageBackend, chunk: int = 1000) -> int:
+    """Copy every row (ids, statuses, provenance, counters, vectors) into an empty store.
+
+    The backends may differ (SQLite to a server and back); the target assigns its own vec_ids,
+    in the source's order. Returns the number of rows copied.
+    """
+    with source.read() as reading:
+        embedder = reading.get_meta("embedder")
+        ids, vectors = reading.vectors_above(0)
+        rows = []
+        for start in range(0, len(ids), chunk):
+            part = [int(v) for v in ids[start : start + chunk]]
+            records = reading.records(part)
+            rows += [(records[v], vectors[start + i]) for i, v in enumerate(part) if v in records]
+    with target.write() as writing:
+        if writing.count():
+            raise MemoryStoreError(f"{target.location}: target store is not empty")
+        if embedder:
+            writing.set_meta("embedder", embedder)
+        for guideline, vector in rows:
+            writing.insert(guideline, vector)
+    return len(rows)
+
+
+__all__ = ["IntegrityReport", "SalvageReport", "check", "copy_store", "salvage"]

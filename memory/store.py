@@ -29,7 +29,6 @@ from oncourse.memory.backend import StorageBackend, StoreSession, open_backend
 from oncourse.memory.screen import active_reasons
 from pydantic import BaseModel, Field
 
-
 _TRUSTED = {"active", "retired"}
 """Statuses whose scope tools count as the store's known tools (they passed the screen)."""
 
@@ -154,6 +153,11 @@ class GuidelineMemory(LifecycleMixin):
                 raise MemoryStoreError(
                     f"{self.index_path}: cannot write the index ({exc})"
                 ) from exc
+        except MemoryStoreError:
+            # Closing after a write must not fail on the cache (a lock held too long by
+            # another writer, a store that became unreadable): the next open rebuilds it.
+            if force:
+                raise
 
     def __enter__(self) -> GuidelineMemory:
         return self

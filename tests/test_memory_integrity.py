@@ -333,3 +333,23 @@ def test_check_and_salvage_from_the_command_line(filled, tmp_path):
     path.write_bytes(data[: len(data) // 3])
     damaged = _cli("memory", "check", "--memory", str(path))
     assert damaged.returncode in (1, 2) and "Traceback" not in damaged.stderr
+
+
+def test_copy_store_keeps_ids_statuses_provenance_and_vectors(filled, tmp_path):
+    from oncourse.memory.backend import open_backend
+    from oncourse.memory.integrity import copy_store
+
+    path, items = filled
+    with _store(path) as store:
+        store.retire(items[1].id)
+        store.record_outcome(items[2].id, success=True, injected=True)
+        before = store.all()
+    source, target = open_backend(path), open_backend(tmp_path / "copy.db")
+    try:
+        assert copy_store(source, target) == len(items)
+    finally:
+        source.close()
+        target.close()
+    with _store(tmp_path / "copy.db") as copy:
+        assert copy.all() == before
+        assert copy.search(items[9].text(), k=1)[0].guideline.id == items[9].id
