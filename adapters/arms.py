@@ -73,7 +73,7 @@ def model_label(model: Any) -> str:
     """The model as provenance names it: the spec string, or a model object's name."""
     if isinstance(model, str):
         return model
-    return str(getattr(model, "name", type(model).__name__))
+    return str(model.name)
 
 
 def resolve_suite(suite: Any) -> Any:

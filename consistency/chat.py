@@ -79,7 +79,17 @@ class AssistantMessage(BaseModel):
 
 @runtime_checkable
 class ChatModel(Protocol):
-    """Anything that can answer a chat: the one seam every provider implements."""
+    """Anything that can answer a chat: the one seam every provider implements.
+
+    Besides `complete`, a model declares what every run's provenance records about it.
+    """
+
+    name: str
+    """Model id as provenance records it (`gpt-4.1`, `simulated`)."""
+    provider: str
+    """Who serves it: `openai`, `anthropic`, `openai-compatible`, `simulated`, ..."""
+    simulated: bool
+    """True for stand-ins that are not a language model; their results are labelled so."""
 
     def complete(
         self, messages: list[Message], tools: list[ToolSpec], settings: ModelSettings

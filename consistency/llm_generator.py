@@ -268,7 +268,7 @@ class LLMGuidelineGenerator:
                     Message(role="user", content=f"{problem}. Reply again with the JSON only."),
                 ]
                 continue
-            model_id = reply.model or getattr(self.model, "name", None)
+            model_id = reply.model or self.model.name
             tools = {b.action.tool for b in branches} - NOT_TOOLS
             return [
                 Guideline.model_validate(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from oncourse.adapters.models import MODEL_PROVIDERS, ScriptedModel, describe_model, get_model
 from oncourse.consistency.chat import ChatModel
@@ -44,6 +46,35 @@ def test_unknown_provider_lists_the_known_ones() -> None:
 
 
 def test_registry_is_a_dict_users_can_extend(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(MODEL_PROVIDERS, "canned", lambda rest: ScriptedModel([rest], name=rest))
-    model = get_model("canned:hello")
-    assert describe_model(model)["model"] == "hello"
+    asked: list[str] = []
+
+    def canned(rest: str) -> ChatModel:
+        asked.append(rest)
+        return ScriptedModel(["hi"], name="canned-model", provider="canned")
+
+    monkeypatch.setitem(MODEL_PROVIDERS, "canned", canned)
+    model = get_model("  canned:  gpt:4.1  ")
+    # The spec is split at its first colon only and both parts are stripped.
+    assert asked == ["gpt:4.1"]
+    assert describe_model(model) == {
+        "model": "canned-model",
+        "provider": "canned",
+        "simulated": False,
+    }
+
+
+def test_python_spec_names_what_a_user_model_lacks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A model must declare name, provider and simulated: provenance reads them, never guesses.
+    (tmp_path / "half_model.py").write_text(
+        "class Half:\n"
+        "    name = 'half'\n"
+        "    def complete(self, messages, tools, settings):\n"
+        "        return None\n"
+        "def make():\n"
+        "    return Half()\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(ConfigError, match="missing: provider, simulated"):
+        get_model("python:half_model:make")

@@ -98,8 +98,12 @@ def _python(rest: str) -> ChatModel:
     except (ImportError, AttributeError) as exc:
         raise ConfigError(f"model spec python:{rest}: {exc}") from exc
     model = factory()
-    if not isinstance(model, ChatModel):
-        raise ConfigError(f"model spec python:{rest}: {attr}() did not return a ChatModel")
+    missing = [m for m in ("complete", "name", "provider", "simulated") if not hasattr(model, m)]
+    if missing or not isinstance(model, ChatModel):
+        raise ConfigError(
+            f"model spec python:{rest}: {attr}() did not return a ChatModel "
+            f"(missing: {', '.join(missing) or 'complete'})"
+        )
     return model
 
 
@@ -137,9 +141,9 @@ def get_model(spec: str) -> ChatModel:
 def describe_model(model: ChatModel) -> dict[str, Any]:
     """Provenance fields of a model: name, provider, simulated flag (and endpoint if any)."""
     info: dict[str, Any] = {
-        "model": getattr(model, "name", type(model).__name__),
-        "provider": getattr(model, "provider", None),
-        "simulated": bool(getattr(model, "simulated", False)),
+        "model": model.name,
+        "provider": model.provider,
+        "simulated": bool(model.simulated),
     }
     base_url = getattr(model, "base_url", None)
     if base_url:

@@ -2,7 +2,8 @@
 
 The system prompt goes in the top-level `system` field; assistant tool calls are `tool_use`
 blocks and their results `tool_result` blocks in the next user message, consecutive results
-grouped into one message as the API expects. The SDK is imported on the first call.
+grouped into one message as the API expects. Key, client set-up and error mapping are
+`SDKChatModel`'s, shared with OpenAI; the SDK is imported on the first call.
 
 API version 2026-10-21 (SDK 2.x) removed `temperature`, `top_p` and `top_k`: sending any of them
 is an HTTP 400, so this adapter never sends a temperature and says so (`supports_temperature`),
@@ -12,11 +13,9 @@ and the run's provenance records none.
 from __future__ import annotations
 
 import json
-import os
-import threading
 from typing import Any
 
-from oncourse.adapters.models._errors import to_model_call_error
+from oncourse.adapters.models._sdk_model import SDKChatModel
 from oncourse.consistency.chat import (
     AssistantMessage,
     Message,
@@ -25,17 +24,19 @@ from oncourse.consistency.chat import (
     ToolSpec,
     Usage,
 )
-from oncourse.consistency.errors import ConfigError, ModelCallError
+from oncourse.consistency.errors import ModelCallError
 
 ANTHROPIC_KEY_VAR = "ANTHROPIC_API_KEY"
 DEFAULT_MAX_TOKENS = 1024
 
 
-class AnthropicModel:
+class AnthropicModel(SDKChatModel):
     """A `ChatModel` backed by Anthropic's messages API."""
 
-    provider = "anthropic"
-    simulated = False
+    sdk_module = "anthropic"
+    client_class = "Anthropic"
+    sdk_error = "AnthropicError"
+    key_var = ANTHROPIC_KEY_VAR
     supports_temperature = False
 
     def __init__(
@@ -58,50 +59,25 @@ class AnthropicModel:
             timeout_s: Default per-request timeout; `ModelSettings.timeout_s` overrides it.
             http_client: An `httpx2.Client` for the SDK (tests pass one with a mock transport).
         """
-        key = api_key or os.environ.get(ANTHROPIC_KEY_VAR)
-        if not key:
-            raise ConfigError(f"{ANTHROPIC_KEY_VAR} is not set; it is needed for model {model!r}")
-        self.name = model
-        self.base_url = base_url
-        self.max_retries = max_retries
-        self.timeout_s = timeout_s
-        self._api_key = key
-        self._http_client = http_client
-        self._client: Any = None
-        self._lock = threading.Lock()
+        super().__init__(
+            model,
+            provider="anthropic",
+            api_key=api_key,
+            base_url=base_url,
+            max_retries=max_retries,
+            timeout_s=timeout_s,
+            http_client=http_client,
+        )
 
     def __repr__(self) -> str:
         return f"AnthropicModel({self.name!r})"
 
-    def _sdk_client(self) -> Any:
-        with self._lock:
-            if self._client is None:
-                import anthropic
+    def _send(self, client: Any, request: dict[str, Any], timeout: float) -> Any:
+        return client.messages.create(**request, timeout=timeout)
 
-                self._client = anthropic.Anthropic(
-                    api_key=self._api_key,
-                    base_url=self.base_url,
-                    max_retries=self.max_retries,
-                    timeout=self.timeout_s,
-                    http_client=self._http_client,
-                )
-            return self._client
-
-    def complete(
-        self, messages: list[Message], tools: list[ToolSpec], settings: ModelSettings
-    ) -> AssistantMessage:
-        """Send one messages request; raise `ModelCallError` when it fails for good."""
-        import anthropic
-
-        request = self.request_body(messages, tools, settings)
-        try:
-            response = self._sdk_client().messages.create(
-                **request, timeout=settings.timeout_s or self.timeout_s
-            )
-        except anthropic.AnthropicError as exc:
-            raise to_model_call_error(anthropic, exc, self.name) from exc
-        # The SDK builds its objects without validation; a broken block would only warn here.
-        return parse_message(response.model_dump(warnings=False), self.name)
+    def parse_response(self, body: dict[str, Any]) -> AssistantMessage:
+        """A messages response body as an `AssistantMessage`."""
+        return parse_message(body, self.name)
 
     def request_body(
         self, messages: list[Message], tools: list[ToolSpec], settings: ModelSettings

@@ -21,9 +21,9 @@ class DelayedModel:
             raise ConfigError(f"delay must be a non-negative number of seconds, got {delay_s}")
         self.inner = inner
         self.delay_s = delay_s
-        self.name = str(getattr(inner, "name", type(inner).__name__))
-        self.provider = getattr(inner, "provider", None)
-        self.simulated = bool(getattr(inner, "simulated", False))
+        self.name = inner.name
+        self.provider = inner.provider
+        self.simulated = inner.simulated
         self.temperature = getattr(inner, "temperature", None)
         self.supports_temperature = bool(getattr(inner, "supports_temperature", True))
 

@@ -1,18 +1,15 @@
 """OpenAI chat completions with tools, through the official `openai` SDK.
 
 The same class serves any OpenAI-compatible server (vLLM, Ollama, llama.cpp server) through
-`base_url`. The SDK is imported on the first call, and the client is built then too, so that
-constructing a model does no I/O and `oncourse --help` stays fast.
+`base_url`. Key, client set-up and error mapping are `SDKChatModel`'s, shared with Anthropic.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import threading
 from typing import Any
 
-from oncourse.adapters.models._errors import to_model_call_error
+from oncourse.adapters.models._sdk_model import SDKChatModel
 from oncourse.consistency.chat import (
     AssistantMessage,
     Message,
@@ -21,16 +18,18 @@ from oncourse.consistency.chat import (
     ToolSpec,
     Usage,
 )
-from oncourse.consistency.errors import ConfigError, ModelCallError
+from oncourse.consistency.errors import ModelCallError
 
 OPENAI_KEY_VAR = "OPENAI_API_KEY"
-_NO_KEY = "not-needed"
 
 
-class OpenAIModel:
+class OpenAIModel(SDKChatModel):
     """A `ChatModel` backed by OpenAI's chat completions API (or a compatible server)."""
 
-    simulated = False
+    sdk_module = "openai"
+    client_class = "OpenAI"
+    sdk_error = "OpenAIError"
+    key_var = OPENAI_KEY_VAR
 
     def __init__(
         self,
@@ -54,53 +53,27 @@ class OpenAIModel:
             timeout_s: Default per-request timeout; `ModelSettings.timeout_s` overrides it.
             http_client: An `httpx2.Client` for the SDK (tests pass one with a mock transport).
         """
-        key = api_key or os.environ.get(OPENAI_KEY_VAR)
-        if not key:
-            if base_url is None:
-                raise ConfigError(f"{OPENAI_KEY_VAR} is not set; it is needed for model {model!r}")
-            key = _NO_KEY
-        self.name = model
-        self.provider = provider
-        self.base_url = base_url
-        self.max_retries = max_retries
-        self.timeout_s = timeout_s
-        self._api_key = key
-        self._http_client = http_client
-        self._client: Any = None
-        self._lock = threading.Lock()
+        super().__init__(
+            model,
+            provider=provider,
+            api_key=api_key,
+            base_url=base_url,
+            max_retries=max_retries,
+            timeout_s=timeout_s,
+            http_client=http_client,
+            key_required=base_url is None,
+        )
 
     def __repr__(self) -> str:
         where = f", base_url={self.base_url!r}" if self.base_url else ""
         return f"OpenAIModel({self.name!r}, provider={self.provider!r}{where})"
 
-    def _sdk_client(self) -> Any:
-        with self._lock:
-            if self._client is None:
-                import openai
+    def _send(self, client: Any, request: dict[str, Any], timeout: float) -> Any:
+        return client.chat.completions.create(**request, timeout=timeout)
 
-                self._client = openai.OpenAI(
-                    api_key=self._api_key,
-                    base_url=self.base_url,
-                    max_retries=self.max_retries,
-                    timeout=self.timeout_s,
-                    http_client=self._http_client,
-                )
-            return self._client
-
-    def complete(
-        self, messages: list[Message], tools: list[ToolSpec], settings: ModelSettings
-    ) -> AssistantMessage:
-        """Send one chat completion request; raise `ModelCallError` when it fails for good."""
-        import openai
-
-        request = self.request_body(messages, tools, settings)
-        try:
-            response = self._sdk_client().chat.completions.create(
-                **request, timeout=settings.timeout_s or self.timeout_s
-            )
-        except openai.OpenAIError as exc:
-            raise to_model_call_error(openai, exc, self.name) from exc
-        return parse_completion(response.model_dump(warnings=False), self.name)
+    def parse_response(self, body: dict[str, Any]) -> AssistantMessage:
+        """A chat completion response body as an `AssistantMessage`."""
+        return parse_completion(body, self.name)
 
     def request_body(
         self, messages: list[Message], tools: list[ToolSpec], settings: ModelSettings
