@@ -238,7 +238,9 @@ def analyze_runs(
         trajs: runs of one or more tasks (runs of a task share `task_id`).
         embedder: compares free text (replies, notes) by meaning; default: LexicalEmbedder.
         config: canonicalisation rules (volatile patterns, text threshold, read-only tools).
-        workers: processes to use (forked, POSIX only); 1 runs in this process.
+        workers: processes to use (forked, POSIX only); 1 runs in this process. With a model
+            embedder the model runs only here: children compare the observations before a fork
+            (for `context_driven`) with the lexical embedder.
         read_only_tools: tools declared reads (they change no state), added to `config`'s.
         scratch_tools: tools declared scratch (notes, calculators), added to `config`'s.
 

@@ -36,6 +36,9 @@ from pydantic import BaseModel, Field
 
 CandidateKind = Literal["write", "reply", "read", "text"]
 
+MAX_CANDIDATES = 12
+"""Candidates listed per task: the decision, the consequence, then the best-weighed others."""
+
 _BASE: dict[str, float] = {"write": 3.0, "reply": 2.0, "read": 1.0, "text": 0.5}
 _CONTEXT_CHARS = 400
 _NOTHING = ("-",)
@@ -286,6 +289,9 @@ def find_decision(
     ranked = sorted(separating, key=lambda s: (-_score(s), s.column))
     if decision is not None:
         ranked = [decision, *(s for s in ranked if s.column != decision.column)]
+    if consequence is not None and consequence not in ranked[:MAX_CANDIDATES]:
+        ranked.insert(1, consequence)
+    ranked = ranked[:MAX_CANDIDATES]
     for split in ranked:
         role: Literal["decision", "consequence", "candidate"] = "candidate"
         if decision is not None and split.column == decision.column:
@@ -411,6 +417,7 @@ __all__ = [
     "Candidate",
     "CandidateKind",
     "ColumnSplit",
+    "MAX_CANDIDATES",
     "DecisionPoint",
     "as_raw_fork",
     "find_decision",
