@@ -275,7 +275,7 @@ def find_decision(
     decision: ColumnSplit | None = None
     why: dict[int, str] = {}
     if consequence is not None:
-        decision = _trace_back(cells, consequence, splits, outcomes, rows)
+        decision = _trace_back(cells, consequence, splits, len(outcomes))
         if decision is not consequence:
             why[decision.column] = "the same runs already split the same way here"
         proposal = _proposal(cells, consequence, decision, outcomes, rows, texts)
@@ -317,8 +317,7 @@ def _trace_back(
     cells: _Cells,
     consequence: ColumnSplit,
     splits: dict[int, ColumnSplit],
-    outcomes: Sequence[bool],
-    rows: list[set[int]],
+    n_runs: int,
 ) -> ColumnSplit:
     """The earliest column before the consequence, in an unbroken chain, that splits alike."""
     high = {r for g in consequence.groups[: consequence.cut] for r in g}
@@ -326,7 +325,7 @@ def _trace_back(
     for column in range(consequence.column - 1, -1, -1):
         split = splits.get(column)
         if split is None:
-            keys = {cells.key(r, column) for r in range(len(outcomes))}
+            keys = {cells.key(r, column) for r in range(n_runs)}
             if keys == {_NOTHING}:
                 continue  # only notes or calculations here: nothing was decided
             break  # every run did the same: the split comes later
