@@ -75,6 +75,36 @@ def test_json_output_is_the_task_contract(tmp_path: Path):
     assert task["benign_forks"] == []
 
 
+def test_json_adds_the_decision_point_candidates_and_declared_tool_kinds(tmp_path: Path):
+    args = ["analyze", str(_runs(tmp_path)), "--json", "--embedder", "lexical"]
+    plain = json.loads(runner.invoke(app, args).stdout)["tasks"][0]
+    # Both sends change the world (writes): the fork is the consequence and the decision.
+    assert plain["tool_kinds"] == {
+        "find_contact": "read",
+        "send_email": "write",
+        "send_sms": "write",
+    }
+    assert plain["decision_step"] == plain["consequence_step"] == plain["divergence"]["step"] == 1
+    assert plain["divergence"]["context_driven"] is False
+    [candidate] = plain["candidates"]
+    assert (candidate["step"], candidate["kind"], candidate["role"]) == (1, "write", "decision")
+    assert "send_sms (write): 0/1 passed" in candidate["why"]
+
+    declared = runner.invoke(
+        app, [*args, "--read-only-tools", "send_email,send_sms", "--scratch-tools", "find_contact"]
+    )
+    assert declared.exit_code == 0, declared.output
+    task = json.loads(declared.stdout)["tasks"][0]
+    assert task["tool_kinds"] == {
+        "find_contact": "scratch",
+        "send_email": "read",
+        "send_sms": "read",
+    }
+    # No write differs any more: no consequence; the differing reads still decide.
+    assert task["consequence_step"] is None and task["decision_step"] == 1
+    assert task["candidates"][0]["kind"] == "read"
+
+
 def test_human_output_draws_the_divergence_tree(tmp_path: Path):
     result = runner.invoke(
         app, ["analyze", str(_runs(tmp_path)), "--embedder", "lexical"], env={"COLUMNS": "160"}
