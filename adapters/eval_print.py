@@ -129,6 +129,7 @@ def harm_lines(result: EvalResult) -> list[str]:
 def print_eval(result: EvalResult, console: Any | None = None) -> None:
     """Print the eval on stdout: label, both tables, harmed tasks, the report path."""
     from rich.console import Console
+    from rich.markup import escape
 
     out = console or Console(soft_wrap=True, highlight=False, width=output_width())
     if result.simulated:
@@ -136,7 +137,7 @@ def print_eval(result: EvalResult, console: Any | None = None) -> None:
     out.print(rates_table(result))
     out.print(effects_table(result))
     for line in harm_lines(result):
-        out.print(line)
+        out.print(escape(line))  # task ids and guideline ids come from user files
     out.print(
         "Ranges resample tasks (a task's runs stay together). 'helped' needs memory above the "
         "placebo on per-task per-run rates (sign test p < 0.05) with no all-N loss; 'min "

@@ -388,20 +388,25 @@ def _content_key(traj: Trajectory) -> str:
 
 
 def _drop_repeated_ids(
-    path: Path, loaded: list[tuple[Trajectory, bool]], seen_content: set[tuple[str, str]]
+    path: Path, loaded: list[tuple[Trajectory, bool]], seen_content: set[tuple[str, ...]]
 ) -> tuple[list[Trajectory], int, list[str]]:
-    """Drop a run id repeated within the file, or given by the file with content seen before."""
+    """Drop a (task, run id) repeated in the file, or given by the file with content seen before.
+
+    Run ids are unique within a task of one file; files from separate invocations reuse them
+    (`t#r0`), so across files only a run with the same content is a repeat.
+    """
     kept: list[Trajectory] = []
-    in_file: set[str] = set()
+    in_file: set[tuple[str, str]] = set()
     repeated: dict[str, int] = {}
     for traj, own_id in loaded:
-        rid = traj.run_id
-        if rid is None:
+        if traj.run_id is None:
             kept.append(traj)
             continue
-        key = (rid, _content_key(traj)) if own_id else None
+        rid = (traj.task_id, traj.run_id)
+        key = (*rid, _content_key(traj)) if own_id else None
         if rid in in_file or (key is not None and key in seen_content):
-            repeated[rid] = repeated.get(rid, 0) + 1
+            label = f"{traj.task_id}/{traj.run_id}"
+            repeated[label] = repeated.get(label, 0) + 1
             continue
         in_file.add(rid)
         if key is not None:
@@ -411,7 +416,7 @@ def _drop_repeated_ids(
     if repeated:
         ids = ", ".join(sorted(repeated)[:5]) + (" ..." if len(repeated) > 5 else "")
         notes.append(
-            f"{path}: {sum(repeated.values())} run(s) repeat a run id already read "
+            f"{path}: {sum(repeated.values())} run(s) repeat a task's run id already read "
             f"({ids}); each run is counted once"
         )
     return kept, sum(repeated.values()), notes
@@ -422,9 +427,9 @@ def read_runs(
 ) -> LoadedRuns:
     """The runs of every file, each counted once: a repeated file or run id is dropped and said.
 
-    A file given twice (the same file, or one with the same bytes) is read once; a run id that
-    repeats within a file, or that a file gives with the same content as a run already read,
-    keeps its first run. Each drop adds a warning (also issued as an `InputWarning`).
+    A file given twice (the same file, or one with the same bytes) is read once; a task's run id
+    that repeats within a file, or that a file gives with the same content as a run already
+    read, keeps its first run. Each drop adds a warning (also issued as an `InputWarning`).
     """
     _check_format(fmt)
     if isinstance(paths, str | Path):
@@ -434,7 +439,7 @@ def read_runs(
         raise InputError("no input files given")
     result = LoadedRuns(trajectories=[])
     seen_files: dict[str, Path] = {}
-    seen_content: set[tuple[str, str]] = set()
+    seen_content: set[tuple[str, ...]] = set()
     for path in files:
         digest = hashlib.sha256(_read_bytes(path)).hexdigest()
         if digest in seen_files:

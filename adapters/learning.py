@@ -20,6 +20,7 @@ from oncourse.consistency.guidelines import GuidelineScope, NoGuideline
 from oncourse.consistency.trajectory import RESPOND_TOOL, Trajectory
 from pydantic import BaseModel, Field
 from rich.console import Console
+from rich.markup import escape
 
 
 class LearnedGuideline(BaseModel):
@@ -131,7 +132,9 @@ def learn(
     with GuidelineMemory(memory_path) as memory:
         opened.append(memory)
         for analysis in divergent:
-            console.print(f"Task {analysis.task_id}: writing a guideline …", highlight=False)
+            console.print(
+                f"Task {escape(analysis.task_id)}: writing a guideline …", highlight=False
+            )
             try:
                 guidelines = writer.generate(analysis, groups.get(analysis.task_id, []))
             except NoGuideline as exc:

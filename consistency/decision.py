@@ -40,7 +40,7 @@ MAX_CANDIDATES = 12
 """Candidates listed per task: the decision, the consequence, then the best-weighed others."""
 
 _BASE: dict[str, float] = {"write": 3.0, "reply": 2.0, "read": 1.0, "text": 0.5}
-_CONTEXT_CHARS = 400
+_CONTEXT_CHARS = 240
 _NOTHING = ("-",)
 
 
@@ -266,6 +266,15 @@ def find_decision(
         if len(split.groups) > 1:
             splits[fork.column] = split
     separating = [s for s in splits.values() if s.cut and s.separation > baseline + 1e-12]
+    # One batch for every observation compared below (a model embeds far faster in batches).
+    texts.prefetch(
+        [
+            _preceding(cells, r, split.column)[1]
+            for split in separating
+            for g in split.groups
+            for r in g[:1]
+        ]
+    )
     for split in separating:
         split.context_driven = _context_driven(cells, split, texts)
     out = DecisionPoint()

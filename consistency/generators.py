@@ -32,7 +32,7 @@ from oncourse.consistency._roles import (
 from oncourse.consistency.analyzer import TaskAnalysis
 from oncourse.consistency.chat import ChatModel
 from oncourse.consistency.errors import ConfigError
-from oncourse.consistency.forks import Branch, Divergence, ForkContext
+from oncourse.consistency.forks import NO_STEP, Branch, Divergence, ForkContext
 from oncourse.consistency.guidelines import (
     Guideline,
     GuidelineGenerator,
@@ -43,7 +43,6 @@ from oncourse.consistency.guidelines import (
 from oncourse.consistency.lessons import LessonEvidence, gather_evidence
 from oncourse.consistency.trajectory import RESPOND_TOOL, Action, Trajectory
 
-NO_STEP = "(no step)"  # the analyzer's tool name for "this run had no step here"
 NOT_TOOLS = {RESPOND_TOOL, NO_STEP}
 
 

@@ -105,8 +105,8 @@ def _collect(run: Trajectory, evidence: dict[str, _Evidence]) -> None:
             ev = evidence[tool] = _Evidence()
         ev.calls += 1
         obs = step.observation
-        if _empty(obs):
-            ev.empty += 1
+        if _empty(obs) or (isinstance(obs, str) and FAILED_RESULT.match(obs)):
+            ev.empty += 1  # a failed call says nothing about what the tool returns
         elif ev.results is not None:
             if _scalar(obs):
                 ev.scalar += 1

@@ -66,7 +66,8 @@ def ssn_valid(area: str, group: str, serial: str) -> bool:
 def _detect_secrets_plugins() -> Any:
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
 
-    names: list[str] = [c.__name__ for c in get_mapping_from_secret_type_to_class().values()]
+    plugins: dict[str, type] = get_mapping_from_secret_type_to_class()
+    names = [plugin.__name__ for plugin in plugins.values()]
     return [
         {"name": name} for name in names if "HighEntropy" not in name and name != "IPPublicDetector"
     ]

@@ -23,7 +23,9 @@ from oncourse.consistency.errors import RunsLostError
 
 pytestmark = pytest.mark.slow
 
-MODEL = "delayed:0.1:simulated"
+MODEL = "delayed:0.2:simulated"
+# After the watched line, wait about half a run: both nodes have picked up their next run by then.
+SETTLE_S = 0.25
 N = 3
 TIMING = {"started_at", "duration_s"}
 
@@ -68,7 +70,11 @@ def expected(tasks: list[str], tmp_path_factory: pytest.TempPathFactory) -> list
 def kill_after(
     cluster: Any, node: Any, out: Path, lines: int
 ) -> tuple[threading.Thread, list[int]]:
-    """Remove `node` from the cluster once `out` holds `lines` runs; records the count then."""
+    """Remove `node` once `out` holds `lines` runs and a run is under way on it; records the count.
+
+    A run ends with its line written; the driver then hands the free node its next run. Killing
+    at once could hit a node between runs, so the watcher waits SETTLE_S (a fraction of a run).
+    """
     seen: list[int] = []
 
     def watch() -> None:
@@ -76,7 +82,8 @@ def kill_after(
         while time.monotonic() < deadline:
             count = out.read_text().count("\n") if out.exists() else 0
             if count >= lines:
-                seen.append(count)
+                time.sleep(SETTLE_S)
+                seen.append(out.read_text().count("\n"))
                 cluster.remove_node(node, allow_graceful=False)
                 return
             time.sleep(0.02)

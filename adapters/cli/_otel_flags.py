@@ -24,7 +24,7 @@ def otel_options(
 ) -> OtelOptions:
     """OtelOptions from the `--task-attr`, `--task-id-attr`, `--success-attr` flags."""
     given = {"task_attr": task_attr, "task_id_attr": task_id_attr, "success_attr": success_attr}
-    return OtelOptions(**{k: v for k, v in given.items() if v})
+    return OtelOptions.model_validate({k: v for k, v in given.items() if v})
 
 
 __all__ = ["OTEL_SUCCESS_ATTR", "OTEL_TASK_ATTR", "OTEL_TASK_ID_ATTR", "otel_options"]

@@ -16,6 +16,7 @@ from typing import TypeVar
 import typer
 
 N = TypeVar("N", int, float)
+P = TypeVar("P", Path, str, Path | None, str | None)
 
 
 def number_in(
@@ -77,39 +78,44 @@ def _can_create_in(folder: Path) -> bool:
     return True
 
 
-def writable_file(value: Path | None) -> Path | None:
-    """A callback for an output file: not a directory, and creatable or writable by this user."""
-    if value is None:
+def writable_file(value: P) -> P:
+    """A callback for an output file: not a directory, and creatable or writable by this user.
+
+    A URL (`postgresql://...`) is not a file and passes through unchecked.
+    """
+    if value is None or "://" in str(value):
         return value
-    if value.is_dir():
-        raise typer.BadParameter(f"{value} is a directory; give a file path")
-    if value.exists():
-        if not os.access(value, os.W_OK):
-            raise typer.BadParameter(f"{value} is not writable")
+    path = Path(value)
+    if path.is_dir():
+        raise typer.BadParameter(f"{path} is a directory; give a file path")
+    if path.exists():
+        if not os.access(path, os.W_OK):
+            raise typer.BadParameter(f"{path} is not writable")
         return value
-    ancestor = _nearest_existing(value.parent)
+    ancestor = _nearest_existing(path.parent)
     if not ancestor.is_dir():
-        raise typer.BadParameter(f"{value}: {ancestor} is not a directory")
+        raise typer.BadParameter(f"{path}: {ancestor} is not a directory")
     if not _can_create_in(ancestor):
-        raise typer.BadParameter(f"{value}: cannot create files under {ancestor}")
+        raise typer.BadParameter(f"{path}: cannot create files under {ancestor}")
     return value
 
 
-def writable_dir(value: Path | None) -> Path | None:
+def writable_dir(value: P) -> P:
     """A callback for an output folder: a directory (or creatable as one) this user may write."""
     if value is None:
         return value
-    if value.exists():
-        if not value.is_dir():
-            raise typer.BadParameter(f"{value} is not a directory")
-        if not _can_create_in(value):
-            raise typer.BadParameter(f"{value} is not writable")
+    path = Path(value)
+    if path.exists():
+        if not path.is_dir():
+            raise typer.BadParameter(f"{path} is not a directory")
+        if not _can_create_in(path):
+            raise typer.BadParameter(f"{path} is not writable")
         return value
-    ancestor = _nearest_existing(value)
+    ancestor = _nearest_existing(path)
     if not ancestor.is_dir():
-        raise typer.BadParameter(f"{value}: {ancestor} is not a directory")
+        raise typer.BadParameter(f"{path}: {ancestor} is not a directory")
     if not _can_create_in(ancestor):
-        raise typer.BadParameter(f"{value}: cannot create a folder under {ancestor}")
+        raise typer.BadParameter(f"{path}: cannot create a folder under {ancestor}")
     return value
 
 

@@ -12,7 +12,9 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from oncourse.adapters.cli._console import esc
 from oncourse.adapters.cli._json import print_json
+from oncourse.adapters.cli._params import writable_dir
 
 
 def print_demo(demo: Any) -> None:
@@ -34,7 +36,7 @@ def print_demo(demo: Any) -> None:
     out.print(rates_table(demo.eval))
     out.print(effects_table(demo.eval))
     for line in harm_lines(demo.eval) + verdict_lines(demo.eval):
-        out.print(line)
+        out.print(esc(line))
     out.print(
         "Ranges resample tasks; the placebo injects generic advice of the same length on the "
         "same tasks with the same triggers. 'helped' needs memory above the placebo (sign test "
@@ -49,7 +51,8 @@ def demo(
         str, typer.Option("--model", help="simulated (offline), openai:MODEL, anthropic:MODEL.")
     ] = "simulated",
     out: Annotated[
-        Path, typer.Option("--out", help="Directory for runs, memory and report.")
+        Path,
+        typer.Option("--out", callback=writable_dir, help="Directory for runs, memory and report."),
     ] = Path("oncourse-demo"),
     n: Annotated[int, typer.Option("--n", help="Runs per task per arm.")] = 5,
     seed: Annotated[int, typer.Option("--seed", help="Base seed.")] = 0,

@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 from oncourse.adapters.cli._backend import BackendOption, RayAddressOption, run_many_for
 from oncourse.adapters.cli._json import print_json
+from oncourse.adapters.cli._params import writable_dir, writable_file
 from oncourse.consistency.errors import InputError
 
 
@@ -25,9 +26,17 @@ def eval_command(
     suite: Annotated[str, typer.Option("--suite", help="Built-in suite name or directory.")],
     model: Annotated[str, typer.Option("--model", help="Model spec, e.g. openai:gpt-4.1.")],
     memory: Annotated[
-        str, typer.Option("--memory", help="Guideline store: SQLite file or postgresql:// URL.")
+        str,
+        typer.Option(
+            "--memory",
+            callback=writable_file,
+            help="Guideline store: SQLite file or postgresql:// URL.",
+        ),
     ],
-    out: Annotated[Path, typer.Option("--out", help="Directory for runs and the report.")],
+    out: Annotated[
+        Path,
+        typer.Option("--out", callback=writable_dir, help="Directory for runs and the report."),
+    ],
     n: Annotated[int, typer.Option("--n", help="Runs per task per arm.")] = 5,
     splits: Annotated[
         str, typer.Option("--splits", help="Comma-separated splits.")

@@ -10,17 +10,27 @@ from typing import Annotated
 
 import typer
 from oncourse.adapters.cli._backend import BackendOption, RayAddressOption, run_many_for
+from oncourse.adapters.cli._console import esc
 from oncourse.adapters.cli._json import print_json
+from oncourse.adapters.cli._params import writable_dir, writable_file
 
 
 def evolve_command(
     suite: Annotated[str, typer.Option("--suite", help="Built-in suite name or directory.")],
     model: Annotated[str, typer.Option("--model", help="Model spec, e.g. openai:gpt-4.1.")],
     memory: Annotated[
-        str, typer.Option("--memory", help="Guideline store: SQLite file or postgresql:// URL.")
+        str,
+        typer.Option(
+            "--memory",
+            callback=writable_file,
+            help="Guideline store: SQLite file or postgresql:// URL.",
+        ),
     ],
     n: Annotated[int, typer.Option("--n", help="Runs per task.")] = 5,
-    out: Annotated[Path | None, typer.Option("--out", help="Directory for runs and state.")] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", callback=writable_dir, help="Directory for runs and state."),
+    ] = None,
     max_runs: Annotated[
         int | None, typer.Option("--max-runs", help="Most agent runs this command may make.")
     ] = None,
@@ -61,7 +71,7 @@ def evolve_command(
     if result.simulated:
         out_console.print("[bold yellow]SIMULATED model — a mechanism check, not an LLM result[/]")
     for line in summary_lines(result):
-        out_console.print(line)
+        out_console.print(esc(line))
 
 
 def _default_out(memory: str) -> Path:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import typer
 from oncourse.adapters.cli._json import print_json
+from oncourse.adapters.cli._params import writable_file
 from oncourse.adapters.importers import FORMATS
 from oncourse.adapters.learning import LearnReport
 from oncourse.adapters.learning import learn as learn_guidelines
@@ -26,7 +27,7 @@ def _render(report: LearnReport) -> None:
     out = Console()
     out.print(
         f"{report.divergent_tasks} of {report.tasks} tasks diverge; "
-        f"{len(report.guidelines)} guideline(s) in {report.memory} "
+        f"{len(report.guidelines)} guideline(s) in {escape(str(report.memory))} "
         f"(generator: {report.generator}).",
         highlight=False,
     )
@@ -38,15 +39,15 @@ def _render(report: LearnReport) -> None:
         if row.quarantine_reasons:
             status += "\n" + "\n".join(row.quarantine_reasons)
         text = f"When: {row.trigger}\nDo: {row.instruction}"
-        table.add_row(row.task_id, row.id, escape(status), escape(text))
+        table.add_row(escape(row.task_id), row.id, escape(status), escape(text))
     out.print(table)
     for abstention in report.abstentions:
         out.print(
-            f"task {abstention.task_id}: no guideline (abstained: {abstention.reason})",
+            escape(f"task {abstention.task_id}: no guideline (abstained: {abstention.reason})"),
             highlight=False,
         )
     for error in report.errors:
-        out.print(f"task {error.task_id}: no guideline ({error.error})", highlight=False)
+        out.print(escape(f"task {error.task_id}: no guideline ({error.error})"), highlight=False)
 
 
 def learn(
@@ -54,7 +55,11 @@ def learn(
         ..., help="Trajectory files (JSONL, JSON, tau-bench, ...).", show_default=False
     ),
     memory: str = typer.Option(
-        ..., "--memory", envvar="ONCOURSE_MEMORY", help="Guideline store: file or postgresql://."
+        ...,
+        "--memory",
+        envvar="ONCOURSE_MEMORY",
+        callback=writable_file,
+        help="Guideline store: file or postgresql://.",
     ),
     generator: str = typer.Option(
         "contrastive", "--generator", help=f"Generator: {', '.join(sorted(GENERATORS))}."
