@@ -24,8 +24,6 @@ from oncourse.consistency.errors import RunsLostError
 pytestmark = pytest.mark.slow
 
 MODEL = "delayed:0.2:simulated"
-# After the watched line, wait about half a run: both nodes have picked up their next run by then.
-SETTLE_S = 0.25
 N = 3
 TIMING = {"started_at", "duration_s"}
 
@@ -72,8 +70,9 @@ def kill_after(
 ) -> tuple[threading.Thread, list[int]]:
     """Remove `node` once `out` holds `lines` runs and a run is under way on it; records the count.
 
-    A run ends with its line written; the driver then hands the free node its next run. Killing
-    at once could hit a node between runs, so the watcher waits SETTLE_S (a fraction of a run).
+    A run ends with its line written and the driver then hands the free node its next run, so
+    the watcher also waits until the node's one CPU is taken (a run leased to a worker there):
+    killing a node between runs would lose nothing.
     """
     seen: list[int] = []
 
@@ -81,8 +80,7 @@ def kill_after(
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline:
             count = out.read_text().count("\n") if out.exists() else 0
-            if count >= lines:
-                time.sleep(SETTLE_S)
+            if count >= lines and busy(node):
                 seen.append(out.read_text().count("\n"))
                 cluster.remove_node(node, allow_graceful=False)
                 return
@@ -91,6 +89,15 @@ def kill_after(
     thread = threading.Thread(target=watch, daemon=True)
     thread.start()
     return thread, seen
+
+
+def busy(node: Any) -> bool:
+    """Whether the node's CPU is leased to a run (Ray's per-node resource view)."""
+    from ray._private.state import available_resources_per_node
+
+    view = available_resources_per_node()
+    # A resource fully in use is left out of the node's entry.
+    return node.node_id in view and view[node.node_id].get("CPU", 0.0) < 1.0
 
 
 def check_file(out: Path, tasks: list[str]) -> list[str]:
