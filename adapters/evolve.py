@@ -19,7 +19,8 @@ continues where an interrupted evolve stopped.
 contract): suite, model, n, seed, memory, generator, simulated, started_at, finished_at;
 baseline_runs (file) and baseline (ArmSummary on train); analyzed_tasks, divergent_tasks;
 generated (guidelines written), added (ids stored as new), merged (ids of existing guidelines
-a new one merged into), quarantined (ids the safety screen set aside); validations: a list of
+a new one merged into), quarantined (ids the safety screen set aside); abstentions (a list of
+{task_id, reason}: divergent tasks the generator wrote no guideline for); validations: a list of
 {guideline_id, instruction, tasks, split, runs_file, baseline_all_n, with_all_n,
 baseline_per_run, with_per_run, lift_points, per_run_lift_points, status, reason}; promoted,
 retired, unvalidated (id lists); runs_made, max_runs, budget_exhausted.
@@ -47,9 +48,10 @@ from oncourse.adapters.evolve_models import (
     state_of,
     summary_lines,
 )
+from oncourse.adapters.learning import LearnAbstention
 from oncourse.consistency.compare import arm_summary, compare_arms
 from oncourse.consistency.errors import InputError, MemoryStoreError
-from oncourse.consistency.guidelines import Guideline, GuidelineGenerator
+from oncourse.consistency.guidelines import Guideline, GuidelineGenerator, NoGuideline
 from oncourse.consistency.trajectory import Trajectory
 
 
@@ -217,9 +219,10 @@ class Evolver:
 
     def learn(self, baseline: list[Trajectory]) -> None:
         """Phases 2-4: analyze the baseline, generate guidelines, screen and store them."""
-        from oncourse.consistency.analyzer import analyze_runs
+        from oncourse.consistency.analyzer import analyze_runs, group_runs
 
         analyses = analyze_runs(baseline)
+        groups = group_runs(baseline)  # the generator reads the runs, as `learn` has it do
         divergent = [a for a in analyses if a.divergence is not None]
         self.result.analyzed_tasks = len(analyses)
         self.result.divergent_tasks = len(divergent)
@@ -232,7 +235,14 @@ class Evolver:
                     if analysis.task_id in tasks
                     else None
                 )
-                for guideline in self.generator.generate(analysis):
+                try:
+                    written = self.generator.generate(analysis, groups.get(analysis.task_id, []))
+                except NoGuideline as exc:
+                    self.result.abstentions.append(
+                        LearnAbstention(task_id=analysis.task_id, reason=exc.reason)
+                    )
+                    written = []
+                for guideline in written:
                     self.result.generated += 1
                     self._store(guideline, tools)
                 bar.advance(job)

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from oncourse.adapters.learning import LearnAbstention
 from oncourse.consistency.compare import ArmSummary
 from pydantic import BaseModel, Field
 
@@ -50,6 +51,9 @@ class EvolveResult(BaseModel):
     added: list[str] = Field(default_factory=list, description="Ids stored as new guidelines.")
     merged: list[str] = Field(default_factory=list, description="Ids merged into.")
     quarantined: list[str] = Field(default_factory=list, description="Ids set aside by screen.")
+    abstentions: list[LearnAbstention] = Field(
+        default_factory=list, description="Divergent tasks with no guideline, with the reason."
+    )
     validations: list[GuidelineValidation] = Field(default_factory=list, description="Verdicts.")
     promoted: list[str] = Field(default_factory=list, description="Ids made active.")
     retired: list[str] = Field(default_factory=list, description="Ids retired.")

@@ -12,7 +12,7 @@ from oncourse.adapters.models.scripted import FunctionModel
 from oncourse.adapters.runner import derive_seed
 from oncourse.consistency.chat import AssistantMessage, Message, ModelSettings, ToolCall, ToolSpec
 from oncourse.consistency.errors import InputError
-from oncourse.consistency.guidelines import Guideline, GuidelineProvenance
+from oncourse.consistency.guidelines import Guideline, GuidelineProvenance, NoGuideline
 from oncourse.memory.store import GuidelineMemory
 
 from tests._tiny_suite import TinySuite
@@ -38,9 +38,11 @@ class StubGenerator:
 
     def __init__(self) -> None:
         self.seen: list[str] = []
+        self.runs_seen: list[list[str]] = []
 
-    def generate(self, analysis: Any) -> list[Guideline]:
+    def generate(self, analysis: Any, runs: Any = ()) -> list[Guideline]:
         self.seen.append(analysis.task_id)
+        self.runs_seen.append([f"{r.task_id}/{r.run_id}" for r in runs])
         return [g.model_copy(deep=True) for g in (HELPFUL, HARMFUL)]
 
 
@@ -95,6 +97,9 @@ def test_harmful_guideline_is_retired_and_helpful_one_promoted(tmp_path: Path):
     # Baseline on train: Acme 4/4, Globex mixed -> all-4 = 1/2; only Globex diverges.
     assert result.baseline is not None and result.baseline.all_n_rate == pytest.approx(0.5)
     assert generator.seen == ["mail-globex"]
+    # Like `learn`, evolve hands the generator the task's runs (it reads their lookups and replies).
+    (runs_seen,) = generator.runs_seen
+    assert len(runs_seen) == N and {r.split("/")[0] for r in runs_seen} == {"mail-globex"}
     verdicts = {v.guideline_id: v for v in result.validations}
     store = GuidelineMemory(memory_path)
     helpful, harmful = verdicts[HELPFUL.id], verdicts[HARMFUL.id]
@@ -131,3 +136,31 @@ def test_budget_and_resume(tmp_path: Path):
     assert generator.seen == [], "a resumed evolve must not generate again"
     assert second.retired == [HARMFUL.id]
     assert second.runs_made == 16 + 2 * N, "the baseline is reused, only the validation runs"
+
+
+class AbstainingGenerator:
+    """Declines every task, as the contrastive generator does on a scratch-only fork."""
+
+    name = "abstaining"
+
+    def generate(self, analysis: Any, runs: Any = ()) -> list[Guideline]:
+        raise NoGuideline(f"{len(runs)} runs teach nothing")
+
+
+def test_an_abstention_is_listed_not_raised(tmp_path: Path):
+    model = FunctionModel(mailer, name="mailer", provider="test")
+    result = evolve(
+        TinySuite(),
+        model,
+        N,
+        tmp_path / "memory.sqlite",
+        tmp_path / "out",
+        generator=AbstainingGenerator(),
+        seed=SEED,
+        progress=False,
+    )
+    assert [(a.task_id, a.reason) for a in result.abstentions] == [
+        ("mail-globex", f"{N} runs teach nothing")
+    ]
+    assert result.generated == 0 and result.validations == []
+    assert result.model_dump(mode="json")["abstentions"][0]["task_id"] == "mail-globex"
