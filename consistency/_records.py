@@ -128,8 +128,9 @@ def _record_of(
                 if any(str(v) == value for v in record.values() if not isinstance(v, dict | list)):
                     return record
                 # Records keyed by their id ({"id-1": {...}}) hold it as a key.
-                if value in record and isinstance(record[value], dict):
-                    return record[value]
+                inner = record.get(value)
+                if isinstance(inner, dict):
+                    return inner
     return {}
 
 

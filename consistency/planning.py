@@ -60,7 +60,7 @@ def smallest_detectable_rate(runs: int, confidence: float = 0.95) -> float:
     """Smallest flip rate that N runs show at least once with the given confidence."""
     if runs < 1:
         raise StatsError(f"runs must be >= 1, got {runs}")
-    return 1.0 - (1.0 - confidence) ** (1.0 / runs)
+    return 1.0 - float((1.0 - confidence) ** (1.0 / runs))
 
 
 def count_flips(trajs: Sequence[Trajectory]) -> tuple[int, int]:

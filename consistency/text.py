@@ -52,11 +52,17 @@ class LexicalEmbedder:
             for feature in self._features(text):
                 digest = hashlib.blake2b(feature.encode(), digest_size=8).digest()
                 out[row, int.from_bytes(digest, "little") % self.dim] += 1.0
-        norms = np.linalg.norm(out, axis=1, keepdims=True)
-        norms[norms == 0] = 1.0
-        return out / norms
+        return unit_rows(out)
 
 
 def cosine_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Cosine similarities between rows of two unit-norm matrices."""
     return np.asarray(a @ b.T, dtype=np.float32)
+
+
+def unit_rows(vectors: np.ndarray) -> np.ndarray:
+    """`vectors` as float32 rows scaled to unit length (all-zero rows stay zero)."""
+    rows = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return np.asarray(rows / norms, dtype=np.float32)

@@ -7,6 +7,7 @@ same safety screen as `admit`; `force` is for a human who has read the text.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 from oncourse.consistency.errors import MemoryStoreError
@@ -161,13 +162,14 @@ class WriteTransaction:
 
     def __init__(self, memory: GuidelineMemory):
         self.memory = memory
-        self._context: Any = None
+        self._context: AbstractContextManager[StoreSession] | None = None
 
     def __enter__(self) -> StoreSession:
         self.memory._lock.acquire()
         try:
-            self._context = self.memory.backend.write()
-            session = self._context.__enter__()
+            context = self.memory.backend.write()
+            session = context.__enter__()
+            self._context = context
         except BaseException:
             self.memory._lock.release()
             raise
@@ -181,7 +183,8 @@ class WriteTransaction:
                 self.memory._cache.drop()
                 self.memory._meta_cache.clear()
             try:
-                self._context.__exit__(kind, exc, tb)
+                if self._context is not None:
+                    self._context.__exit__(kind, exc, tb)
             except BaseException:
                 self.memory._cache.drop()
                 self.memory._meta_cache.clear()

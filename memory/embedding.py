@@ -65,7 +65,7 @@ def _load_model() -> Any:
             from sentence_transformers import SentenceTransformer
             from transformers.utils import logging as hf_logging
 
-            hf_logging.disable_progress_bar()
+            hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]  # unannotated in transformers
             _limit_torch_threads()
             _MODEL = SentenceTransformer(str(get_model_path()), device="cpu")
         return _MODEL

@@ -13,13 +13,14 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from oncourse.consistency.errors import MemoryStoreError
 from oncourse.consistency.guidelines import Guideline, GuidelineStatus
-from oncourse.consistency.text import TextEmbedder
+from oncourse.consistency.text import TextEmbedder, unit_rows
 from oncourse.memory._dedupe import MERGEABLE, candidates_for, merge_target
 from oncourse.memory._index import IndexCache, VectorIndex
 from oncourse.memory._jsonl import write_guidelines
@@ -105,7 +106,7 @@ class GuidelineMemory(LifecycleMixin):
     def _exists(self) -> bool:
         return self.backend.exists()
 
-    def _read(self) -> Any:
+    def _read(self) -> AbstractContextManager[StoreSession]:
         self._on_open()
         return self.backend.read()
 
@@ -119,7 +120,7 @@ class GuidelineMemory(LifecycleMixin):
             with self.backend.cache_lock():
                 self._cache.clean_temp_files()
 
-    def _write(self) -> Any:
+    def _write(self) -> WriteTransaction:
         self._on_open()
         self._wrote = True
         return WriteTransaction(self)
@@ -183,10 +184,7 @@ class GuidelineMemory(LifecycleMixin):
         }
 
     def _embed(self, texts: list[str]) -> np.ndarray:
-        vectors = np.asarray(self.embedder.embed(texts), dtype=np.float32)
-        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-        norms[norms == 0] = 1.0
-        return vectors / norms
+        return unit_rows(self.embedder.embed(texts))
 
     def _check_embedder(self, session: StoreSession, dim: int, embedded: bool = True) -> None:
         stored = self._meta(session, "embedder")
