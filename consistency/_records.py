@@ -116,22 +116,57 @@ def _flat(record: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _record_of(
+def _holder(
     value: str, runs: Sequence[Trajectory], kinds: dict[str, ToolKind]
-) -> dict[str, Any]:
-    """The innermost looked-up record that holds `value` as one of its own fields."""
+) -> tuple[str, dict[str, Any], str | None]:
+    """(lookup, record, field) of the innermost looked-up record that holds `value`.
+
+    The field is the one holding it (None when the record is keyed by the value); an empty
+    record when no lookup returned the value.
+    """
     for run in runs:
         for step in run.steps:
             if kinds.get(step.action.tool) != "read":
                 continue
             for record in _dicts(parse_observation(step.observation)):
-                if any(str(v) == value for v in record.values() if not isinstance(v, dict | list)):
-                    return record
+                for name, held in record.items():
+                    if not isinstance(held, dict | list) and str(held) == value:
+                        return step.action.tool, record, str(name)
                 # Records keyed by their id ({"id-1": {...}}) hold it as a key.
                 inner = record.get(value)
                 if isinstance(inner, dict):
-                    return inner
-    return {}
+                    return step.action.tool, inner, None
+    return "", {}, None
+
+
+_TOKEN = re.compile(r"[^a-z0-9]+")
+
+
+def _tokens(value: Any) -> list[str]:
+    return [t for t in _TOKEN.split(str(value).lower()) if t]
+
+
+def _word_difference(mine: Any, theirs: Any) -> tuple[str, str] | None:
+    """The words that tell two versions of one name apart ("x_final.pdf" vs "x_draft.pdf").
+
+    Only when the two share their other words and each has exactly one word of its own, a
+    vocabulary word (letters only): never an id, a number or a whole name. Proper names
+    (capitalised) and e-mail addresses are people's and companies' own words, not a version
+    marker: two vendors "Acme Systems" and "Acme Solutions" teach nothing about the next task.
+    """
+    if not isinstance(mine, str) or not isinstance(theirs, str):
+        return None
+    if any("@" in v or v[:1].isupper() for v in (mine, theirs)):
+        return None
+    a, b = _tokens(mine), _tokens(theirs)
+    own_a = [t for t in a if t not in b]
+    own_b = [t for t in b if t not in a]
+    shared = [t for t in a if t in b]
+    if len(own_a) != 1 or len(own_b) != 1 or not shared:
+        return None
+    if not all(t.isalpha() and len(t) >= 3 and _word(t) for t in (own_a[0], own_b[0])):
+        return None
+    return own_a[0], own_b[0]
 
 
 def item_contrast(
@@ -143,9 +178,12 @@ def item_contrast(
 
     The chosen and the rejected value are found in the records the runs looked up; the fields in
     which the two records differ, restricted to vocabulary words (a status, a colour, a tier), say
-    what sets the chosen one apart. Ids, names and amounts are never named.
+    what sets the chosen one apart; failing that, the one word that tells two versions of a name
+    apart ("the file whose name has 'final' in it, not the one whose name has 'draft'"). Ids,
+    names and amounts are never named.
     """
-    mine, theirs = _flat(_record_of(chosen, runs, kinds)), _flat(_record_of(rejected, runs, kinds))
+    mine = _flat(_holder(chosen, runs, kinds)[1])
+    theirs = _flat(_holder(rejected, runs, kinds)[1])
     if not mine or not theirs:
         return None
     differing = [
@@ -157,12 +195,40 @@ def item_contrast(
         and _word(theirs[field])
         and not field.lower().endswith("id")
     ]
-    if not differing:
-        return None
     noun = re.sub(r"[_ ]?ids?$", "", key).replace("_", " ") or "item"
+    if not differing:
+        words = [
+            (field, found)
+            for field in mine
+            if field in theirs and not field.lower().endswith("id")
+            for found in [_word_difference(mine[field], theirs[field])]
+            if found
+        ]
+        if not words:
+            return None
+        field, (own, other) = words[0]
+        return (
+            f"the {noun} whose {field} has '{own}' in it, not the one whose {field} has '{other}'"
+        )
     mine_text = " and ".join(f"{f} is {_shown(mine[f])}" for f in differing[:2])
     theirs_text = " and ".join(f"{f} is {_shown(theirs[f])}" for f in differing[:2])
     return f"the {noun} whose {mine_text}, not the one whose {theirs_text}"
+
+
+def field_contrast(
+    chosen: str, rejected: str, runs: Sequence[Trajectory], kinds: dict[str, ToolKind]
+) -> str | None:
+    """Two values taken from different fields of one looked-up record, by field name.
+
+    Returns "from the <field> of the <lookup> result, not from its <other field>", or None.
+    """
+    tool, record, field = _holder(chosen, runs, kinds)
+    other_tool, other_record, other_field = _holder(rejected, runs, kinds)
+    if not record or record != other_record or tool != other_tool:
+        return None
+    if field is None or other_field is None or field == other_field:
+        return None
+    return f"from the {field} field of the {tool} result, not from its {other_field} field"
 
 
 def arg_contrast(
@@ -180,6 +246,9 @@ def arg_contrast(
         found = item_contrast(key, str(chosen), str(value), runs, kinds)
         if found:
             return f"on {found}"
+        source = field_contrast(str(chosen), str(value), runs, kinds)
+        if source:
+            return f"with the {key.replace('_', ' ')} {source}"
     keys = sorted(k for k in set(win) | set(lose) if win.get(k) != lose.get(k))
     named = ", ".join(k.replace("_", " ") for k in keys[:3]) or "arguments"
     return f"with the {named} the passing runs used (runs that chose a different {named} failed)"
@@ -190,6 +259,7 @@ __all__ = [
     "ToolKind",
     "arg_contrast",
     "cited_facts",
+    "field_contrast",
     "item_contrast",
     "records_about",
 ]

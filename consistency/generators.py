@@ -370,14 +370,18 @@ def lesson_text(evidence: LessonEvidence) -> tuple[str, str, str] | None:
         do = f"call {_join(chosen)}"
         if len(set(missing)) > 1:
             do = f"make every change the user asked for: call {_join(chosen)}"
-        if harmful:
+        if harmful and evidence.choices:
+            # "X on the one whose s is 'a', not the one whose s is 'b' rather than call Y" reads
+            # as a double negation; the other tool gets a sentence of its own.
+            instead = f"; do not call {_join(harmful, 'or')}"
+        elif harmful:
             instead = f"rather than call {_join(harmful, 'or')}"
         elif evidence.choices:
             instead = ""
         else:
             instead = "rather than end without " + ("them" if len(set(missing)) > 1 else "it")
         head = f"{when}, {do} {instead}".rstrip() if when else f"{do[0].upper()}{do[1:]} {instead}"
-        head = head.rstrip() + "."
+        head = head.rstrip().replace(" ; ", "; ") + "."
         if evidence.lookup:
             head += (
                 f" Find the record first with {evidence.lookup} (runs that never looked it up "
