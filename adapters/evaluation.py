@@ -366,7 +366,8 @@ def write_eval_report(
     analyses: Sequence[Any] = (),
     name: str = "report.html",
 ) -> Path:
-    """Write the HTML report of an eval (memory-arm runs, lift per split, guidelines)."""
+    """Write the HTML report of an eval (arms side by side, lift per split, guidelines)."""
+    from oncourse.adapters._html_eval import arms_section, ordered_splits, split_label
     from oncourse.adapters.html_report import write_report
 
     guidelines: list[Any] = []
@@ -375,11 +376,11 @@ def write_eval_report(
 
         guidelines = list(GuidelineMemory(memory_path).all())
     splits = {}
-    for split, ev in result.splits.items():
+    for split, ev in ordered_splits(result):
         row = ev.model_dump(mode="json")
         row["candidate"] = row["memory"]
         row["shared_tasks"] = ev.tasks
-        splits[split] = row
+        splits[split_label(split, ev)] = row
     return write_report(
         Path(out_dir) / name,
         trajectories=list(memory_runs),
@@ -397,6 +398,7 @@ def write_eval_report(
         },
         title=f"oncourse eval: {result.suite} with {result.model}",
         runs_label="memory arm",
+        sections=[arms_section(result)],
     )
 
 

@@ -326,6 +326,7 @@ def render_report(
     provenance: Mapping[str, Any] | None = None,
     title: str = "oncourse report",
     runs_label: str = "",
+    sections: Sequence[str] = (),
 ) -> str:
     """Render the report as one HTML string.
 
@@ -338,6 +339,7 @@ def render_report(
         provenance: Extra provenance rows; merged over what the runs say.
         title: Page title.
         runs_label: Which runs the task table shows (e.g. "memory arm"), when not obvious.
+        sections: Pre-rendered HTML sections shown right after the provenance (the eval's arms).
     """
     prov: dict[str, Any] = run_provenance(trajectories)
     prov.update(provenance or {})
@@ -353,6 +355,7 @@ def render_report(
         f"<h1>{_e(title)}</h1>",
         banner,
         _provenance_section(prov),
+        *sections,
         _splits_section(splits or {}),
         _task_section(trajectories, f" ({runs_label})" if runs_label else "")
         if trajectories
