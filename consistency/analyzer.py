@@ -29,7 +29,7 @@ from oncourse.consistency.canonical import (
     StepTemplate,
     TextClusterer,
 )
-from oncourse.consistency.decision import Candidate, as_raw_fork, find_decision
+from oncourse.consistency.decision import Candidate, ReplyMeaning, as_raw_fork, find_decision
 from oncourse.consistency.forks import (
     Branch,
     Divergence,
@@ -150,7 +150,14 @@ def analyze_task(
     used = {s.action.tool for run in runs for s in run.steps}
     found = (
         find_decision(
-            runs, canon, alignment, outcomes, forks, kinds, context_texts or canonicaliser.texts
+            runs,
+            canon,
+            alignment,
+            outcomes,
+            forks,
+            kinds,
+            context_texts or canonicaliser.texts,
+            ReplyMeaning(canonicaliser.texts, canonicaliser.step_text),
         )
         if mixed and forks
         else None

@@ -333,6 +333,13 @@ class TextClusterer:
         self.prefetch([a, b])
         return self._same_ids(self._ids[a], self._ids[b])
 
+    def similarity(self, a: str, b: str) -> float:
+        """Cosine of two texts' embeddings (1.0 for the same text)."""
+        if a == b:
+            return 1.0
+        self.prefetch([a, b])
+        return float(np.dot(self._vectors[self._ids[a]], self._vectors[self._ids[b]]))
+
     def _same_ids(self, i: int, j: int) -> bool:
         key = (i << 32) | j if i < j else (j << 32) | i
         hit = self._same.get(key)
@@ -398,6 +405,12 @@ class Canonicaliser:
                 and self._read_only.search(tool)
             )
         return hit
+
+    def step_text(self, tool: str, args: Any) -> str:
+        """A step's free text as it was embedded (a reply's words, cleaned), joined."""
+        out: list[str] = []
+        self.normaliser.free_texts(tool, args, out)
+        return " ".join(out)
 
     def templates(self, runs: Sequence[Trajectory]) -> list[list[StepTemplate]]:
         """The cached normalised form of every step of every run."""

@@ -22,9 +22,9 @@ or a calculation. Here each fork is looked at for what differs there:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from oncourse.consistency.align import Alignment
 from oncourse.consistency.canonical import CanonicalTask, TextClusterer, observation_text
@@ -76,6 +76,9 @@ class ColumnSplit:
     """Groups that decided nothing here (no step, or only a note)."""
     writes_differ: bool
     context_driven: bool | None = None
+    by_subject: bool = False
+    """Only the subject of replies with the same decision word tells the groups apart: a link
+    in the trace-back's chain, never a candidate on its own."""
 
 
 @dataclass(slots=True)
@@ -87,6 +90,52 @@ class DecisionPoint:
     consequence: ColumnSplit | None = None
 
 
+class ReplyMeaning:
+    """Tells replies that decide alike by their words apart when they talk of other things.
+
+    Two replies in one column may both `confirm` while one proposes the change the user asked
+    for and the other answers a side question ("yes, a gift card works, once you have the
+    booking"). Within a decision, replies whose cosine lies `UNRELATED_MARGIN` or more below the
+    embedder's same-meaning threshold are different decisions; paraphrases and replies on one
+    subject (which score from about the threshold down to 0.2 below it) stay together.
+    """
+
+    UNRELATED_MARGIN = 0.3
+
+    def __init__(self, texts: TextClusterer, clean: Callable[[str, Any], str] | None = None):
+        self.texts = texts
+        self.clean = clean
+        self.related = texts.threshold - self.UNRELATED_MARGIN
+
+    def text(self, run: Trajectory, step: int) -> str:
+        """The reply's text as the embedder saw it."""
+        action = run.steps[step].action
+        if self.clean is not None:
+            cleaned = self.clean(action.tool, action.args)
+            if cleaned:
+                return cleaned
+        return _reply_text(run, step)
+
+    def topics(self, texts: Sequence[str]) -> list[int]:
+        """A topic number per text (leader clustering at the related threshold, in order)."""
+        leaders: list[str] = []
+        out: list[int] = []
+        for text in texts:
+            hit = next(
+                (
+                    i
+                    for i, lead in enumerate(leaders)
+                    if self.texts.similarity(text, lead) >= self.related
+                ),
+                None,
+            )
+            if hit is None:
+                hit = len(leaders)
+                leaders.append(text)
+            out.append(hit)
+        return out
+
+
 class _Cells:
     """Per run and column: the step there and the key of what was decided."""
 
@@ -96,8 +145,45 @@ class _Cells:
         canon: CanonicalTask,
         alignment: Alignment,
         kinds: Mapping[str, ToolKind],
+        meaning: ReplyMeaning | None = None,
     ):
         self.runs, self.canon, self.alignment, self.kinds = runs, canon, alignment, kinds
+        self.meaning = meaning
+        self._topics: dict[int, dict[int, int]] = {}
+
+    def reply_texts(self, columns: Iterable[int]) -> list[str]:
+        """The texts of the replies in these columns (to embed them in one batch)."""
+        if self.meaning is None:
+            return []
+        out = []
+        for column in columns:
+            for r in range(len(self.runs)):
+                step = self.step(r, column)
+                if step >= 0 and self.kind(r, step) == "reply":
+                    out.append(self.meaning.text(self.runs[r], step))
+        return out
+
+    def topic(self, r: int, column: int) -> int:
+        """Which of the column's reply subjects run r's reply is on (0 without a comparer)."""
+        if self.meaning is None:
+            return 0
+        topics = self._topics.get(column)
+        if topics is None:
+            topics = self._topics[column] = {}
+            by_decision: dict[str, list[int]] = {}
+            for run in range(len(self.runs)):
+                step = self.step(run, column)
+                if step >= 0 and self.kind(run, step) == "reply":
+                    decision = main_decision(_reply_text(self.runs[run], step))
+                    by_decision.setdefault(decision, []).append(run)
+            for decision, members in by_decision.items():
+                # Replies that decide nothing (greetings, facts) are not told apart by subject.
+                if len(members) < 2 or decision == "inform":
+                    topics.update({m: 0 for m in members})
+                    continue
+                texts = [self.meaning.text(self.runs[m], self.step(m, column)) for m in members]
+                topics.update(zip(members, self.meaning.topics(texts), strict=True))
+        return topics.get(r, 0)
 
     def step(self, r: int, column: int) -> int:
         pos = self.alignment.position(r, column)
@@ -114,7 +200,8 @@ class _Cells:
         if kind == "scratch":
             return _NOTHING
         if kind == "reply":
-            return ("reply", main_decision(_reply_text(self.runs[r], step)))
+            decision = main_decision(_reply_text(self.runs[r], step))
+            return ("reply", decision, self.topic(r, column))
         return (kind, int(self.alignment.matrix[r, column]))
 
     def label(self, r: int, column: int) -> str:
@@ -160,12 +247,15 @@ def _split(
     )
     decisions = {keys[g[0]][1] for g in groups if keys[g[0]][0] == "reply"}
     kind: CandidateKind
+    by_subject = False
     if writes_differ:
         kind = "write"
     elif "reply" in kinds and (len(decisions) > 1 or (decisions - {"inform"} and "-" in kinds)):
         kind = "reply"
     elif kinds & {"read", "write"}:
         kind = "read"  # lookups differ, or the same write is made at another point
+    elif kinds == {"reply"} and decisions - {"inform"}:
+        kind, by_subject = "reply", True  # one decision word, said about different things
     else:
         kind = "text"
     steps = [s for s in (cells.step(r, column) for r in range(n)) if s >= 0]
@@ -181,6 +271,7 @@ def _split(
         labels=["no step" if keys[g[0]] == _NOTHING else cells.label(g[0], column) for g in groups],
         blank=tuple(i for i, g in enumerate(groups) if keys[g[0]] == _NOTHING),
         writes_differ=writes_differ,
+        by_subject=by_subject,
     )
 
 
@@ -254,10 +345,17 @@ def find_decision(
     forks: Sequence[RawFork],
     kinds: Mapping[str, ToolKind],
     texts: TextClusterer,
+    meaning: ReplyMeaning | None = None,
 ) -> DecisionPoint:
-    """Rank the forks of a mixed task and pick its decision point and consequence."""
+    """Rank the forks of a mixed task and pick its decision point and consequence.
+
+    `texts` compares the observations before a fork; `meaning` the replies at a fork (default:
+    `texts` too).
+    """
     n = len(outcomes)
-    cells = _Cells(runs, canon, alignment, kinds)
+    meaning = meaning if meaning is not None else ReplyMeaning(texts)
+    cells = _Cells(runs, canon, alignment, kinds, meaning)
+    meaning.texts.prefetch(cells.reply_texts(f.column for f in forks))
     rows = [set(row) for row in alignment.matrix.tolist()]
     baseline = max(sum(outcomes), n - sum(outcomes)) / n
     splits: dict[int, ColumnSplit] = {}
@@ -265,7 +363,11 @@ def find_decision(
         split = _split(cells, fork.column, outcomes, rows)
         if len(split.groups) > 1:
             splits[fork.column] = split
-    separating = [s for s in splits.values() if s.cut and s.separation > baseline + 1e-12]
+    separating = [
+        s
+        for s in splits.values()
+        if s.cut and s.separation > baseline + 1e-12 and not s.by_subject
+    ]
     # One batch for every observation compared below (a model embeds far faster in batches).
     texts.prefetch(
         [
@@ -293,6 +395,8 @@ def find_decision(
             why[decision.column] = "the reply that proposed the consequence's write"
     elif separating:
         decision = max(separating, key=lambda s: (_score(s), -s.column))
+    if decision is not None and decision.context_driven is None:
+        decision.context_driven = _context_driven(cells, decision, texts)
     out.consequence = consequence
     out.decision = decision
     ranked = sorted(separating, key=lambda s: (-_score(s), s.column))

@@ -28,8 +28,10 @@ _PATTERNS: dict[DecisionWord, re.Pattern[str]] = {
     "confirm": re.compile(
         r"\b(?:would you like (?:me )?to|shall i|shall we|do you want (?:me )?to|please confirm|"
         r"(?:can|could) you (?:please )?confirm|confirm (?:that|if|whether)|"
-        r"(?:like|ready|want) to proceed|should i (?:go ahead|proceed)|i can offer|i can issue|"
-        r"i will proceed|i'll proceed|i will now|i'll now)\b"
+        # "Are you ready to proceed?" asks for a go-ahead; "once you are ready to proceed, let
+        # me know" defers until the user has what is missing, and confirms nothing.
+        r"(?:like|want) to proceed|are you ready to proceed|should i (?:go ahead|proceed)|"
+        r"i can offer|i can issue|i will proceed|i'll proceed|i will now|i'll now)\b"
     ),
     "ask": re.compile(
         r"\b(?:could you (?:please )?(?:provide|tell|share|specify|give|let me know|check)|"

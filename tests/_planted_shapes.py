@@ -13,6 +13,10 @@ with the seed, so a test over many seeds checks the shape, not one transcript.
 - `user_said_otherwise`: what the user asks right before the fork differs by branch (the fork
   is context-driven); an agent-caused fork with the same split comes later and is preferred;
   `only_the_user_differs`: the same without the agent's fork (the decision is context-driven).
+- `same_word_other_subject`: where the passing runs ask the go-ahead for the change the user
+  asked for, the failing runs also ask a yes/no question, on something else (a side offer):
+  both replies `confirm` by their words, only their subject tells them apart. The decision is
+  the passing runs' proposal; the write they then make is its consequence.
 """
 
 from __future__ import annotations
@@ -201,10 +205,66 @@ def only_the_user_differs(seed: int) -> tuple[list[Trajectory], Truth]:
     return user_said_otherwise(seed, agent_fork=False)
 
 
+CHANGES = [
+    ("refund_order", "refund the {thing} you returned to your card"),
+    ("update_plan", "move your line to the {thing} plan from the next billing cycle"),
+    ("reschedule_visit", "move the {thing} appointment to Thursday morning"),
+    ("merge_branch", "merge the {thing} fix into the release branch"),
+]
+THINGS = ["blender", "unlimited", "dental", "login", "router", "premium"]
+SIDE_OFFERS = [
+    "Would you like me to email you a copy of our newsletter as well?",
+    "Do you want me to sign you up for text alerts about future promotions?",
+    "Shall I also check whether you have unused loyalty points?",
+    "Would you like me to send a satisfaction survey afterwards?",
+]
+
+
+def same_word_other_subject(seed: int) -> tuple[list[Trajectory], Truth]:
+    """Passing runs propose the asked-for change; failing runs ask about a side offer."""
+    rng = random.Random(seed)
+    write, change = rng.choice(CHANGES)
+    thing = rng.choice(THINGS)
+    read = rng.choice(READS)
+    key = f"A{rng.randint(1000, 9999)}"
+    record = _record(rng, key)  # one account: every run looks up the same record
+    n = rng.randint(3, 5)
+    n_pass = rng.randint(1, 2)
+    outcomes = [r < n_pass for r in range(n)]
+    rng.shuffle(outcomes)
+    paths = []
+    for ok in outcomes:
+        opener = rng.choice(OPENERS)
+        steps = [
+            _say(rng.choice(GREETINGS), f"Please {change.format(thing=thing)}; account {key}."),
+            _call(read, record, id=key),
+        ]
+        if ok:
+            steps += [
+                _say(
+                    f"{opener}I can {change.format(thing=thing)} for account {key}. "
+                    "Would you like me to go ahead?",
+                    "Yes, go ahead.",
+                ),
+                _call(write, json.dumps({"id": key, "done": True}), id=key),
+                _say(f"{opener}It is done.", "Thanks, bye."),
+            ]
+        else:
+            steps += [
+                _say(f"{opener}{rng.choice(SIDE_OFFERS)}", "No thanks. So is it done?"),
+                _say(f"{opener}Thank you for contacting us, have a nice day.", "Bye."),
+            ]
+        paths.append(steps)
+    runs = _runs(f"sameword-{seed}", outcomes, paths)
+    first_pass = next(run for run in runs if run.success)
+    return runs, Truth(first_pass.run_id or "", 2, 3, False)
+
+
 SHAPES = {
     "lone_pass_with_scratch": lone_pass_with_scratch,
     "offer_accepted": offer_accepted,
     "user_said_otherwise": user_said_otherwise,
     "only_the_user_differs": only_the_user_differs,
+    "same_word_other_subject": same_word_other_subject,
 }
 """Every shape, by name."""

@@ -32,12 +32,45 @@ def _check(a: TaskAnalysis, truth: Truth) -> None:
     assert all(kinds.get(b.action.tool) != "scratch" for b in a.divergence.branches)
 
 
-@pytest.mark.parametrize("shape", sorted(SHAPES))
+# Replies that share a decision word and differ only in subject need meaning, not wording.
+BY_MEANING = {"same_word_other_subject"}
+
+
+@pytest.mark.parametrize("shape", sorted(set(SHAPES) - BY_MEANING))
 @pytest.mark.parametrize("seed", SEEDS)
 def test_planted_shape_decision_point(shape: str, seed: int):
     runs, truth = SHAPES[shape](seed)
     [a] = analyze_runs(runs)
     _check(a, truth)
+
+
+def _hits(shape: str, seeds: range, embedder: object = None) -> int:
+    hits = 0
+    for seed in seeds:
+        runs, truth = SHAPES[shape](seed)
+        [a] = analyze_runs(runs, embedder)  # type: ignore[arg-type]
+        try:
+            _check(a, truth)
+        except AssertionError:
+            continue
+        hits += 1
+    return hits
+
+
+@pytest.mark.slow
+def test_same_word_other_subject_with_minilm():
+    # The passing runs' "I can move your line to the X plan; would you like me to go ahead?"
+    # and the failing runs' "Would you like me to send a survey?" both confirm: the model tells
+    # their subjects apart, so the trace-back from the write reaches the proposal.
+    from oncourse.memory.embedding import MiniLMEmbedder
+
+    assert _hits("same_word_other_subject", range(24), MiniLMEmbedder()) == 24
+
+
+def test_same_word_other_subject_lexically():
+    # Hashed words see shared phrasing ("Got it. Would you like me to ...") as shared subject:
+    # the lexical fallback reaches the proposal on most seeds, not all (measured: 18 of 24).
+    assert _hits("same_word_other_subject", range(24)) >= 16
 
 
 def test_lone_passing_run_scratch_steps_are_inferred_not_named():
@@ -129,6 +162,19 @@ def test_tool_kinds_from_state_changes_and_repeated_reads():
     ],
 )
 def test_main_decision_of_a_reply(text: str, word: str):
+    assert main_decision(text) == word
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("Are you ready to proceed?", "confirm"),
+        ("Once you have the order number and are ready to proceed, let me know.", "inform"),
+        ("Yes, a gift card works. When you're ready to proceed, just tell me.", "inform"),
+        ("If you would like to proceed with the refund, please let me know.", "confirm"),
+    ],
+)
+def test_a_deferral_is_not_a_request_to_confirm(text: str, word: str):
     assert main_decision(text) == word
 
 

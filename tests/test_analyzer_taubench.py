@@ -68,7 +68,7 @@ def _branch_of(fork, run_id: str):
     return next(b for b in fork.branches if run_id in b.runs)
 
 
-def check_pins(found: dict[str, TaskAnalysis]) -> None:
+def check_pins(found: dict[str, TaskAnalysis], model: bool) -> None:
     assert {t: a.status for t, a in found.items()} == STATUSES
     for a in found.values():
         if 0 < a.n_success < a.n_runs:
@@ -131,24 +131,47 @@ def check_pins(found: dict[str, TaskAnalysis]) -> None:
     [decision] = [c for c in a.candidates if c.role == "decision"]
     assert decision.kind == "reply" and "proposed" in decision.why
 
-    # 5 (passenger, cabin and bags of the NY-Chicago trip): only 5:1 updates the passenger of
-    # FQ8APE (step 8); 5:0 found the reservation but said basic economy cannot be modified and
-    # upgraded only the cabin (after a `think`, which is never the fork); 5:2 and 5:3 never
-    # found the reservation. Three failure modes, one passing run: the decision reported is
-    # the passenger update the failing runs never make.
+    # 5 (passenger, cabin and bags of the NY-Chicago trip, one passing run): 5:1 finds FQ8APE
+    # and at its step 7 replies with all three changes (passenger, cabin, bags) and asks the
+    # user to confirm; then it makes them (passenger update at step 8, the consequence). 5:0
+    # found the same booking and was asked the same, but its reply at that point says "basic
+    # economy cannot be modified" and offers only cabin and bags (it never changes the
+    # passenger); 5:2 and 5:3 never found the booking and, at that point, only answer the
+    # user's side question about paying by gift card ("once you have the reservation ID ...").
+    # Decision = that reply. Its column is reported at step 4: the first run to reach it is the
+    # short 5:3, whose gift-card answer is its step 4.
     a = found["5"]
-    winner = _winner(a)
-    assert a.decision_step == 8
-    assert (winner.action.tool, winner.runs) == ("update_reservation_passengers", ["5:1"])
+    assert (a.decision_step, a.consequence_step) == (4, 8)
+    assert a.divergence.column == 8 and a.divergence.perfect
+    confirming = _winner(a)
+    assert (confirming.runs, confirming.steps) == (["5:1"], [7])
+    assert "Change the passenger to yourself" in confirming.action.args["text"]
+    refusing = _branch_of(a.divergence, "5:0")
+    assert refusing.runs == ["5:0"] and "cannot be modified" in refusing.action.args["text"]
+    deferring = _branch_of(a.divergence, "5:2")
+    assert sorted(deferring.runs) == ["5:2", "5:3"] and deferring.steps == [8, 4]
+    assert "gift card" in deferring.action.args["text"]
+    [update] = [b for b in a.consequence.branches if b.successes]
+    assert (update.action.tool, update.runs) == ("update_reservation_passengers", ["5:1"])
+    [decision] = [c for c in a.candidates if c.role == "decision"]
+    assert decision.kind == "reply" and "split the same way" in decision.why
 
-    # 15 (downgrade to economy; the return flight has no economy seats): all four runs hit "not
-    # enough seats on flight HAT290". The passing runs then report it; 15:1 offers to keep the
-    # return flight in business (step 8) and makes that partial downgrade (step 10, the
+    # 15 (downgrade to economy; the return flight has no economy seats; the right outcome is
+    # no change): all four runs hit "not enough seats on flight HAT290". 15:2 and 15:3 then
+    # say it cannot be done; 15:1 offers to keep the return flight in business (its step 8),
+    # its user takes the offer and 15:1 makes that partial downgrade (step 10, the
     # consequence); 15:0 later steers to cancelling the reservation. The decision is 15:1's
-    # offer (step 8) where the embedder tells the offers apart, else the write itself.
+    # offer (step 8), as in task 40, where the model embedder aligns the runs' replies to the
+    # error together; with the lexical one the offer lands in another column and the decision
+    # is the partial write itself.
     a = found["15"]
-    assert a.decision_step in (8, 10) and a.consequence_step == 10
-    assert _branch_of(a.divergence, "15:1").successes == 0
+    assert (a.decision_step, a.consequence_step) == ((8, 10) if model else (10, 10))
+    offer = _branch_of(a.divergence, "15:1")
+    assert offer.runs == ["15:1"] and offer.successes == 0
+    if model:
+        assert "keeping the current cabin class" in offer.action.args["text"]
+    else:
+        assert offer.action.tool == "update_reservation_flights"
     [partial] = [b for b in a.consequence.branches if "15:1" in b.runs]
     assert partial.action.tool == "update_reservation_flights"
     assert len(partial.action.args["flights"]) == 1  # the outbound flight only
@@ -161,12 +184,12 @@ def check_pins(found: dict[str, TaskAnalysis]) -> None:
 
 
 def test_pinned_findings_with_the_lexical_fallback(lexical):
-    check_pins(lexical)
+    check_pins(lexical, model=False)
 
 
 @pytest.mark.slow
 def test_pinned_findings_with_minilm(minilm):
-    check_pins(minilm)
+    check_pins(minilm, model=True)
 
 
 def test_context_carries_what_a_guideline_needs(lexical):
