@@ -101,6 +101,10 @@ def run_specific_strings(runs: Sequence[Trajectory]) -> set[str]:
                         continue
                     if key is None and " " in text:
                         continue  # a whole text observation, not a value
+                    if len(text.split()) >= 5:
+                        # A sentence (a message body that quotes the request) is words, not a
+                        # value: scrubbing it would blank out the request it repeats.
+                        continue
                     named = key is not None and ("name" in key.lower())
                     if named and text[:1].isupper():
                         out.add(text)

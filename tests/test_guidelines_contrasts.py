@@ -146,3 +146,26 @@ def test_a_chosen_item_and_a_wrong_tool_are_two_sentences_not_a_double_negation(
         "Call pay on the invoice whose status is 'open', not the one whose status is 'paid'; "
         "do not call archive."
     )
+
+
+def test_a_message_body_that_repeats_the_request_does_not_blank_out_the_trigger() -> None:
+    # Regression: the body argument quoted the whole request ("Send ... "Q3 review"."), which has
+    # a digit, so it was taken for a run-specific value and the trigger came out as "[value]".
+    request = 'Send Dana Lee a message at their office email, subject "Q3 review".'
+
+    def steps(address: str):
+        return [
+            ("find_person", {"query": "Dana Lee"}, PERSON),
+            ("send_message", {"to": address, "subject": "Q3 review", "text": request}, "Sent."),
+        ]
+
+    runs = [
+        _run("mail", i, i < 3, steps("dl01@corp.example" if i < 3 else "dana88@home.example"))
+        for i in range(5)
+    ]
+    for run in runs:
+        run.task = request
+    (analysis,) = analyze_runs(runs)
+    (guideline,) = ContrastiveGuidelineGenerator().generate(analysis, runs)
+    assert "office email" in guideline.trigger
+    assert "Dana Lee" not in guideline.trigger and "Q3" not in guideline.trigger
