@@ -2,12 +2,14 @@
 
 A real two-node Ray cluster on this machine (`ray.cluster_utils.Cluster`, one CPU per node) is
 started once for the module and shut down at the end. The model answers like the simulated one
-after a fixed wait, so runs last long enough for a node to die under one of them.
+after a fixed wait; on the worker node that is killed it hangs (`tests/_ray_models.py`), so the
+node certainly dies under a run, never between two.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from collections import Counter
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _ray_models import HANG_ENV
 from oncourse.adapters import _ray_backend
 from oncourse.adapters.runner import run_many
 from oncourse.adapters.suites import load_suite
@@ -23,7 +26,8 @@ from oncourse.consistency.errors import RunsLostError
 
 pytestmark = pytest.mark.slow
 
-MODEL = "delayed:0.2:simulated"
+MODEL = "python:_ray_models:hanging"
+HANG_S = "120"  # on the node to be killed: far longer than the whole test
 N = 3
 TIMING = {"started_at", "duration_s"}
 
@@ -40,6 +44,10 @@ def cluster() -> Iterator[Any]:
     ray = pytest.importorskip("ray")
     from ray.cluster_utils import Cluster
 
+    # Ray workers import the test model by name: put this folder on their path.
+    here = str(Path(__file__).parent)
+    saved = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (here, saved) if p)
     head = Cluster(
         initialize_head=True,
         head_node_args={"num_cpus": 1, "include_dashboard": False},
@@ -50,6 +58,10 @@ def cluster() -> Iterator[Any]:
     finally:
         ray.shutdown()
         head.shutdown()
+        if saved is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = saved
 
 
 @pytest.fixture(scope="module")
@@ -100,6 +112,31 @@ def busy(node: Any) -> bool:
     return node.node_id in view and view[node.node_id].get("CPU", 0.0) < 1.0
 
 
+def add_warm_node(cluster: Any) -> Any:
+    """A new one-CPU worker node on which every model call hangs, its Ray worker warmed up.
+
+    A run leased to a worker still starting up is handed to another node when its node dies
+    (it never began), so the node gets one task first and its worker is reused for the runs.
+    """
+    import ray
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    node = cluster.add_node(num_cpus=1, env_vars={HANG_ENV: HANG_S})
+    cluster.wait_for_nodes()
+
+    @ray.remote(num_cpus=1)
+    def warm_up() -> tuple[str, str | None]:
+        from oncourse.adapters import _ray_backend  # noqa: F401  (what run_in_worker imports)
+        from oncourse.adapters.models import get_model
+
+        get_model(MODEL)
+        return str(ray.get_runtime_context().get_node_id()), os.environ.get(HANG_ENV)
+
+    pinned = NodeAffinitySchedulingStrategy(node_id=node.node_id, soft=False)
+    assert ray.get(warm_up.options(scheduling_strategy=pinned).remote()) == (node.node_id, HANG_S)
+    return node
+
+
 def check_file(out: Path, tasks: list[str]) -> list[str]:
     ids = [json.loads(line)["run_id"] for line in out.read_text().splitlines()]
     assert len(ids) == len(set(ids)), "no run written twice"
@@ -111,8 +148,7 @@ def check_file(out: Path, tasks: list[str]) -> list[str]:
 def test_node_killed_mid_run_ray_retries_its_runs(
     cluster: Any, tasks: list[str], expected: list[dict[str, Any]], tmp_path: Path
 ) -> None:
-    worker = cluster.add_node(num_cpus=1)
-    cluster.wait_for_nodes()
+    worker = add_warm_node(cluster)
     out = tmp_path / "runs.jsonl"
     watcher, killed_at = kill_after(cluster, worker, out, 4)
     runs = run_many(
@@ -134,8 +170,7 @@ def test_runs_lost_with_a_node_are_made_on_resume(
 ) -> None:
     """Without retries a lost run is reported, never written as a failure; resume makes it."""
     monkeypatch.setattr(_ray_backend, "DEFAULT_RETRIES", 0)
-    worker = cluster.add_node(num_cpus=1)
-    cluster.wait_for_nodes()
+    worker = add_warm_node(cluster)
     out = tmp_path / "runs.jsonl"
     watcher, killed_at = kill_after(cluster, worker, out, 4)
     with pytest.raises(RunsLostError, match="--resume"):
