@@ -13,7 +13,9 @@ that fits every move equally, like "be careful", changes nothing).
 
 The effect is bounded: a guideline that fits the situation moves at most `cap` logits, a squashed
 function of how clearly it separates the candidates; several guidelines together at most
-`cap_total`. A right guideline raises the chance of the right move; it never forces it.
+`cap_total`. A right guideline raises the chance of the right move; it never forces it. It moves
+probability between the calls of one tool only (`keep_tool_mass`): a lesson about which record
+to use does not make the model likelier to act at all.
 """
 
 from __future__ import annotations
@@ -145,7 +147,9 @@ class CandidateDescriber:
         for name, field_value in record.fields.items():
             if name.endswith("id") or len(str(field_value)) > 60:
                 continue
-            if all(s.fields.get(name) != field_value for s in siblings):
+            # A field that tells this record from any of its siblings: with three hits, the
+            # status of two open copies still sets them apart from the paid one.
+            if any(s.fields.get(name) != field_value for s in siblings):
                 gloss = _value_meaning(self.meanings.get((record.tool, name), ""), field_value)
                 named = bool(words(str(field_value))) and words(str(field_value)) <= self.task_words
                 text = f"whose {name.replace('_', ' ')} is {field_value}"
@@ -283,8 +287,32 @@ def guideline_boosts(
     return np.clip(boosts, -w.cap_total, w.cap_total)
 
 
+def keep_tool_mass(
+    logits: np.ndarray, boosts: np.ndarray, groups: Sequence[str], temperature: float
+) -> np.ndarray:
+    """The boosts shifted per tool so that each tool's total probability stays as it was.
+
+    Boosts centred within a tool still raise that tool's share of the softmax (e^(s+b) +
+    e^(s-b) > 2e^s): a guideline about *which* record to use would make the model likelier to
+    act at all, a side effect no reader intends. The shift takes it back out, so a guideline
+    only moves probability between the calls of one tool (`ReadingWeights.across_tools` is the
+    separate, explicit knob for moving it between tools).
+    """
+    out = boosts.astype(np.float64).copy()
+    for group in dict.fromkeys(groups):
+        rows = [i for i, g in enumerate(groups) if g == group]
+        if len(rows) < 2 or not np.any(out[rows]):
+            continue
+        before = logits[rows] / temperature
+        after = (logits[rows] + out[rows]) / temperature
+        shift = np.logaddexp.reduce(after) - np.logaddexp.reduce(before)
+        out[rows] -= temperature * shift
+    return out
+
+
 __all__ = [
     "CandidateDescriber",
+    "keep_tool_mass",
     "ReadingWeights",
     "field_meanings",
     "guideline_boosts",

@@ -24,7 +24,11 @@ import random
 import threading
 
 import numpy as np
-from oncourse.adapters.models._simulated_guidelines import ReadingWeights, guideline_boosts
+from oncourse.adapters.models._simulated_guidelines import (
+    ReadingWeights,
+    guideline_boosts,
+    keep_tool_mass,
+)
 from oncourse.adapters.models._simulated_policy import RESPOND, Candidate, Scorer, Weights
 from oncourse.adapters.models._simulated_reading import read_conversation
 from oncourse.consistency.chat import (
@@ -96,19 +100,23 @@ class SimulatedModel:
         scorer = Scorer(conv, tools, self.weights)
         candidates = scorer.candidates()
         logits = np.array([c.score for c in candidates], dtype=np.float64)
-        if conv.guidelines:
-            logits += guideline_boosts(
-                conv.guidelines,
-                scorer.context(),
-                [c.detail or c.rendering for c in candidates],
-                [c.tool for c in candidates],
-                self.embedder,
-                self.reading,
-            )
         temperature = settings.temperature if settings.temperature is not None else None
         temperature = max(
             self.min_temperature, self.temperature if temperature is None else temperature
         )
+        if conv.guidelines:
+            groups = [c.tool for c in candidates]
+            boosts = guideline_boosts(
+                conv.guidelines,
+                scorer.context(),
+                [c.detail or c.rendering for c in candidates],
+                groups,
+                self.embedder,
+                self.reading,
+            )
+            if not self.reading.across_tools:
+                boosts = keep_tool_mass(logits, boosts, groups, temperature)
+            logits += boosts
         scaled = (logits - logits.max()) / temperature
         probs = np.exp(scaled)
         probs /= probs.sum()
