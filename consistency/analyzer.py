@@ -111,6 +111,21 @@ def _failing_step(
     return min(steps) if len(cells) == 1 else None
 
 
+def _decides(
+    fork: RawFork,
+    runs: Sequence[Trajectory],
+    canon: CanonicalTask,
+    alignment: Alignment,
+    kinds: Mapping[str, ToolKind],
+) -> bool:
+    """Whether some run does more than a scratch call (or nothing) at the fork's column."""
+    for r, run in enumerate(runs):
+        pos = alignment.position(r, fork.column)
+        if pos >= 0 and kinds.get(run.steps[canon.runs[r].order[pos]].action.tool) != "scratch":
+            return True
+    return False
+
+
 def _status(n: int, n_success: int, n_forks: int, divergence: RawFork | None) -> TaskStatus:
     if n_success == n:
         return "consistent_pass" if n_forks == 0 else "fragile"
@@ -163,7 +178,12 @@ def analyze_task(
         else None
     )
     raw_at = {f.column: f for f in forks}
-    chosen = choose_divergence(forks) if mixed else None
+    # Scratch calls (notes, sums) never make the divergence on their own.
+    chosen = (
+        choose_divergence([f for f in forks if _decides(f, runs, canon, alignment, kinds)])
+        if mixed
+        else None
+    )
     context_driven = False
     if found is not None and found.decision is not None:
         chosen = as_raw_fork(found.decision, raw_at.get(found.decision.column))

@@ -294,16 +294,23 @@ def _preceding(cells: _Cells, r: int, column: int) -> tuple[str, str]:
 
 
 def _context_driven(cells: _Cells, split: ColumnSplit, texts: TextClusterer) -> bool:
-    """Whether the branches saw different things right before the column."""
+    """Whether the branches saw different things right before the column.
+
+    When the column separates passes from failures, a failing branch that saw the same thing
+    as a passing one and still did otherwise shows the agent's own choice: then the fork is not
+    context-driven, whatever a third branch was told.
+    """
     seen = [_preceding(cells, g[0], split.column) for g in split.groups]
-    for i in range(len(seen)):
-        for j in range(i + 1, len(seen)):
-            (tool_a, a), (tool_b, b) = seen[i], seen[j]
-            if a == b:
-                continue
-            if tool_a != tool_b or not texts.same(a, b):
-                return True
-    return False
+
+    def alike(i: int, j: int) -> bool:
+        (tool_a, a), (tool_b, b) = seen[i], seen[j]
+        return a == b or (tool_a == tool_b and texts.same(a, b))
+
+    pairs = [(i, j) for i in range(len(seen)) for j in range(i + 1, len(seen))]
+    if 0 < split.cut < len(seen):
+        across = [(i, j) for i, j in pairs if i < split.cut <= j]
+        return not any(alike(i, j) for i, j in across)
+    return not all(alike(i, j) for i, j in pairs)
 
 
 def _same_way(cells: _Cells, split: ColumnSplit, high: set[int]) -> bool:

@@ -85,12 +85,25 @@ def infer_tool_kinds(
     """The kind of every tool called in the runs (declared, else inferred, else by name)."""
     config = config or CanonicalConfig()
     evidence: dict[str, _Evidence] = {}
-    changes: set[str] = set()
+    between: list[set[str]] = []
     for run in runs:
         _collect(run, evidence)
-        _state_changes(run, changes, evidence)
+        _state_changes(run, between, evidence)
     pattern = re.compile(config.read_only_tools) if config.read_only_tools else None
     scratch, reads = set(config.scratch_tools), set(config.read_tools)
+    changes: set[str] = set()
+    for tools in between:
+        # A result changed between two equal calls: blame the tools in between that nothing
+        # else marks as a lookup or a note (a `list_files` or a `think` between two test runs
+        # did not change the tests' result); all of them when every one looks harmless.
+        suspects = {
+            t
+            for t in tools
+            if t not in reads
+            and not (pattern is not None and pattern.search(t))
+            and not _note(evidence[t])
+        }
+        changes.update(suspects or tools)
     out: dict[str, ToolKind] = {}
     for tool, ev in evidence.items():
         out[tool] = _kind(tool, ev, scratch, reads, tool in changes, pattern, config)
@@ -120,7 +133,14 @@ def _collect(run: Trajectory, evidence: dict[str, _Evidence]) -> None:
             ev.with_ids = True
 
 
-def _state_changes(run: Trajectory, changes: set[str], evidence: dict[str, _Evidence]) -> None:
+def _note(ev: _Evidence) -> bool:
+    """Nothing ever came back and no record was named: a note."""
+    return ev.empty == ev.calls and not ev.with_ids
+
+
+def _state_changes(
+    run: Trajectory, between: list[set[str]], evidence: dict[str, _Evidence]
+) -> None:
     """Mark the tools that changed state, and those whose repeated call returned the same.
 
     A tool called between two equal calls whose results differ changed state; a call repeated
@@ -137,11 +157,13 @@ def _state_changes(run: Trajectory, changes: set[str], evidence: dict[str, _Evid
             if step.error is None and not FAILED_RESULT.match(seen):
                 evidence[key[0]].repeatable = True
         elif before is not None:
-            changes.update(
+            tools = {
                 s.action.tool
                 for s in run.steps[before[0] + 1 : i]
                 if s.action.tool not in (RESPOND_TOOL, key[0])
-            )
+            }
+            if tools:
+                between.append(tools)
         last[key] = (i, seen)
 
 
@@ -162,7 +184,7 @@ def _kind(
         return "read"
     if changed_state:
         return "write"
-    if ev.empty == ev.calls and not ev.with_ids:
+    if _note(ev):
         return "scratch"  # a note: nothing comes back and no record is named
     if ev.results is not None and ev.scalar and ev.scalar + ev.empty == ev.calls:
         if not ev.with_ids:

@@ -158,20 +158,16 @@ def check_pins(found: dict[str, TaskAnalysis], model: bool) -> None:
 
     # 15 (downgrade to economy; the return flight has no economy seats; the right outcome is
     # no change): all four runs hit "not enough seats on flight HAT290". 15:2 and 15:3 then
-    # say it cannot be done; 15:1 offers to keep the return flight in business (its step 8),
-    # its user takes the offer and 15:1 makes that partial downgrade (step 10, the
-    # consequence); 15:0 later steers to cancelling the reservation. The decision is 15:1's
-    # offer (step 8), as in task 40, where the model embedder aligns the runs' replies to the
-    # error together; with the lexical one the offer lands in another column and the decision
-    # is the partial write itself.
+    # say it cannot be done; 15:1 offers to keep the return flight in business (its step 8) -
+    # 15:2 makes the same offer, but its user declines - 15:1's user takes it and 15:1 makes
+    # that partial downgrade (step 10), which the passing runs never do; 15:0 later steers to
+    # cancelling the reservation. The decision is that write (an offer a passing run also
+    # made is no decision).
     a = found["15"]
-    assert (a.decision_step, a.consequence_step) == ((8, 10) if model else (10, 10))
+    assert (a.decision_step, a.consequence_step) == (10, 10)
     offer = _branch_of(a.divergence, "15:1")
     assert offer.runs == ["15:1"] and offer.successes == 0
-    if model:
-        assert "keeping the current cabin class" in offer.action.args["text"]
-    else:
-        assert offer.action.tool == "update_reservation_flights"
+    assert offer.action.tool == "update_reservation_flights"
     [partial] = [b for b in a.consequence.branches if "15:1" in b.runs]
     assert partial.action.tool == "update_reservation_flights"
     assert len(partial.action.args["flights"]) == 1  # the outbound flight only
