@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from oncourse.adapters.importers import MAX_DEPTH, MAX_RECORD_CHARS, _too_deep
-from oncourse.consistency.errors import InputError
+from oncourse.consistency.errors import ConfigError, InputError
 from oncourse.consistency.trajectory import Trajectory
 from pydantic import ValidationError
 
@@ -126,6 +126,14 @@ def default_out_path(suite: str, split: str, model: str, n: int, root: Path = Pa
         path = root / f"{name}-{counter}.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def default_evolve_dir(memory: str) -> Path:
+    """`<store>-evolve` beside a store file; a server store has no folder to put it in."""
+    if "://" in memory:
+        raise ConfigError("--out is needed with a postgresql:// memory: where runs and state go")
+    path = Path(memory)
+    return path.parent / f"{path.stem}-evolve"
 
 
 def complete_lines(path: Path) -> int:

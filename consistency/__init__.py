@@ -34,12 +34,12 @@ from oncourse.consistency.guidelines import (
     GuidelineProvenance,
     GuidelineScope,
 )
+from oncourse.consistency.reliability import ReliabilityReport, reliability, reliability_report
 from oncourse.consistency.stats import (
     bootstrap_mean_interval,
     group_by_task,
     pass_at_k,
     pass_hat_k,
-    reliability_report,
     wilson_interval,
 )
 from oncourse.consistency.trajectory import (
@@ -87,6 +87,8 @@ __all__ = [
     "group_by_task",
     "pass_at_k",
     "pass_hat_k",
+    "ReliabilityReport",
+    "reliability",
     "reliability_report",
     "wilson_interval",
 ]

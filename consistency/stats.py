@@ -1,7 +1,7 @@
 """Reliability statistics over N runs per task: pass@k, pass^k, intervals, path variance.
 
 Every estimator is a small pure function citing where its formula comes from. Undefined values
-are NaN here; `reliability_report` turns them into None so that its dict is valid JSON.
+are NaN here; `consistency/reliability.py` assembles them into the report, with None for NaN.
 """
 
 from __future__ import annotations
@@ -217,160 +217,6 @@ def distinct_final_answers(runs: Sequence[Trajectory]) -> int:
     return len({_answer_key(run.final_answer) for run in runs})
 
 
-def _none_if_nan(value: float) -> float | None:
-    return None if math.isnan(value) else value
-
-
-def _suite_mean(per_task: list[float]) -> float:
-    # A suite value over tasks where some are undefined would average different task sets.
-    if any(math.isnan(v) for v in per_task):
-        return math.nan
-    return float(np.mean(per_task))
-
-
-def _provenance(trajs: Sequence[Trajectory]) -> dict[str, Any]:
-    models = sorted({t.meta.model for t in trajs if t.meta.model})
-    providers = sorted({t.meta.provider for t in trajs if t.meta.provider})
-    dates = sorted(t.meta.started_at for t in trajs if t.meta.started_at)
-    versions = sorted({t.meta.oncourse_version for t in trajs if t.meta.oncourse_version})
-    sources = sorted({str(s) for t in trajs if (s := getattr(t.meta, "source", None))})
-    simulated = any(t.meta.simulated or t.meta.provider == "simulated" for t in trajs)
-    return {
-        "models": models,
-        "providers": providers,
-        "simulated": simulated,
-        "dates": {"first": dates[0], "last": dates[-1]} if dates else None,
-        "oncourse_versions": versions,
-        "sources": sources,
-    }
-
-
-def _check_k(k: int | None) -> None:
-    if k is None:
-        return
-    if isinstance(k, bool) or not isinstance(k, int | np.integer):
-        raise StatsError(f"k must be a positive integer, got {k!r}")
-    if k < 1:
-        raise StatsError(f"k must be a positive integer, got {k} (k = 0 makes pass^k vacuously 1)")
-
-
-def _task_entry(task_id: str, runs: list[Trajectory], ks: range) -> dict[str, Any]:
-    n, c = len(runs), sum(run.success for run in runs)
-    return {
-        "task_id": task_id,
-        "runs": n,
-        "successes": c,
-        "pass^k": {str(k): _none_if_nan(pass_hat_k(n, c, k)) for k in ks},
-        "pass@k": {str(k): _none_if_nan(pass_at_k(n, c, k)) for k in ks},
-        "distinct_paths": distinct_paths(runs),
-        "distinct_final_answers": distinct_final_answers(runs),
-        "steps": step_count_spread(runs),
-        "instruction": next((text for text in map(_task_input, runs) if text), None),
-    }
-
-
-def _task_input(run: Trajectory) -> str | None:
-    """The task's input: the recorded instruction when the importer kept one, else the task text.
-
-    An imported benchmark run's task text is the first user message the agent saw, which a
-    simulated user words differently on each trial; the instruction behind it is what repeats, so
-    it is what counts as one input (distinct instructions are reported next to the intervals).
-    """
-    instruction = (run.meta.model_extra or {}).get("instruction")
-    return instruction if isinstance(instruction, str) and instruction else run.task
-
-
-def reliability_report(trajs: Iterable[Trajectory], k: int | None = None) -> dict[str, Any]:
-    """The reliability numbers of N runs per task: the `oncourse report --json` object.
-
-    N is the smallest run count over tasks unless `k` is given. Suite values are means over
-    tasks (Yao et al. 2024); a suite pass^k or pass@k is None when some task has fewer than k
-    runs, rather than a mean over a different task set. `pass@1_wilson` is the Wilson interval
-    of the pooled per-run rate; `pass^N_bootstrap` a percentile bootstrap over tasks.
-
-    Raises:
-        StatsError: k is not a positive integer, or there are no runs.
-    """
-    _check_k(k)
-    runs_list = list(trajs)
-    groups = group_by_task(runs_list)
-    if not groups:
-        raise StatsError("no runs: an empty task set has no rate")
-    counts = {task_id: len(runs) for task_id, runs in groups.items()}
-    min_runs, max_runs = min(counts.values()), max(counts.values())
-    big_n = int(k) if k is not None else min_runs
-    ks = range(1, big_n + 1)
-
-    per_task = [_task_entry(task_id, runs, ks) for task_id, runs in groups.items()]
-    rates = [entry["successes"] / entry["runs"] for entry in per_task]
-    hat = {
-        str(j): _suite_mean([pass_hat_k(e["runs"], e["successes"], j) for e in per_task])
-        for j in ks
-    }
-    at = {
-        str(j): _suite_mean([pass_at_k(e["runs"], e["successes"], j) for e in per_task]) for j in ks
-    }
-    pass_1 = float(np.mean(rates))
-    successes = sum(entry["successes"] for entry in per_task)
-    wilson = wilson_interval(successes, len(runs_list))
-    pass_n = hat[str(big_n)]
-    if math.isnan(pass_n):
-        boot: list[float] | None = None
-    else:
-        per_task_n = [pass_hat_k(e["runs"], e["successes"], big_n) for e in per_task]
-        boot = list(bootstrap_mean_interval(per_task_n))
-    short = [e["task_id"] for e in per_task if e["runs"] < big_n]
-    flaky = [
-        {
-            "task_id": e["task_id"],
-            "runs": e["runs"],
-            "successes": e["successes"],
-            "paths": path_counter(groups[e["task_id"]]),
-        }
-        for e in sorted(
-            per_task,
-            key=lambda e: (e["successes"] / e["runs"], -e["distinct_paths"], e["task_id"]),
-        )
-        if 0 < e["successes"] < e["runs"]
-    ]
-    instructions = {e["instruction"] or f"\0id:{e['task_id']}" for e in per_task}
-    spreads = [e["steps"]["std"] for e in per_task]
-    return {
-        "tasks": len(groups),
-        "runs": len(runs_list),
-        "runs_per_task": {"min": min_runs, "max": max_runs},
-        "k": big_n,
-        "successes": successes,
-        "pass@1": pass_1,
-        "pass@1_pooled": successes / len(runs_list),
-        "pass@1_wilson": list(wilson),
-        "pass^k": {key: _none_if_nan(v) for key, v in hat.items()},
-        "pass@k": {key: _none_if_nan(v) for key, v in at.items()},
-        "pass^N_bootstrap": boot,
-        "gap_points": None if math.isnan(pass_n) else 100.0 * (pass_1 - pass_n),
-        "identical_pair_share": _none_if_nan(identical_pair_share(groups)),
-        "distinct_instructions": len(instructions),
-        "unequal_runs": min_runs != max_runs,
-        "tasks_with_fewer_than_k_runs": short,
-        "path_variance": {
-            "mean_distinct_paths": float(np.mean([e["distinct_paths"] for e in per_task])),
-            "mean_step_std": float(np.mean(spreads)),
-            "all_pass_with_several_paths": sum(
-                1 for e in per_task if e["successes"] == e["runs"] and e["distinct_paths"] > 1
-            ),
-        },
-        "run_errors": dict(Counter(t.error.kind for t in runs_list if t.error is not None)),
-        "output_variance": {
-            "mean_distinct_final_answers": float(
-                np.mean([e["distinct_final_answers"] for e in per_task])
-            ),
-        },
-        "provenance": _provenance(runs_list),
-        "per_task": per_task,
-        "flaky": flaky,
-    }
-
-
 __all__ = [
     "PATH_SEPARATOR",
     "action_key",
@@ -385,7 +231,6 @@ __all__ = [
     "pass_hat_k",
     "path_counter",
     "path_label",
-    "reliability_report",
     "step_count_spread",
     "wilson_interval",
 ]

@@ -5,10 +5,12 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
+from oncourse.consistency.errors import ConfigError
+from oncourse.consistency.text import LexicalEmbedder, TextEmbedder
 
 _MODEL_LOCK = threading.Lock()
 # The fast tokenizer keeps padding/truncation state that each call sets: two threads using it
@@ -122,3 +124,17 @@ def count_tokens(text: str) -> int:
             return len(tokenizer.encode(text, add_special_tokens=False))
     except Exception:  # pragma: no cover - only when the model package is broken
         return max(1, (len(text) + 3) // 4)
+
+
+TEXT_EMBEDDERS: dict[str, Callable[[], TextEmbedder]] = {
+    "minilm": MiniLMEmbedder,
+    "lexical": LexicalEmbedder,
+}
+"""Embedders that `analyze --embedder` can name: how free text (replies, notes) is compared."""
+
+
+def text_embedder(name: str) -> TextEmbedder:
+    """The registered embedder called `name` (nothing is loaded until it embeds)."""
+    if name not in TEXT_EMBEDDERS:
+        raise ConfigError(f"unknown embedder {name!r}; choose {', '.join(TEXT_EMBEDDERS)}")
+    return TEXT_EMBEDDERS[name]()

@@ -27,7 +27,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "record": ("oncourse.adapters.recorder", "record"),
     "RunRecorder": ("oncourse.adapters.recorder", "RunRecorder"),
     # measuring
-    "reliability_report": ("oncourse.consistency.stats", "reliability_report"),
+    "reliability_report": ("oncourse.consistency.reliability", "reliability_report"),
     "pass_hat_k": ("oncourse.consistency.stats", "pass_hat_k"),
     "pass_at_k": ("oncourse.consistency.stats", "pass_at_k"),
     "wilson_interval": ("oncourse.consistency.stats", "wilson_interval"),
@@ -115,10 +115,10 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from oncourse.consistency.errors import InputError, OncourseError
     from oncourse.consistency.generators import make_generator
     from oncourse.consistency.guidelines import Guideline
+    from oncourse.consistency.reliability import reliability_report
     from oncourse.consistency.stats import (
         pass_at_k,
         pass_hat_k,
-        reliability_report,
         wilson_interval,
     )
     from oncourse.consistency.trajectory import Step, Trajectory

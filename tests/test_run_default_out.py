@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from oncourse.adapters.cli import app
-from oncourse.adapters.cli.cmd_run import default_out_path
+from oncourse.adapters._runlog import default_out_path
 from typer.testing import CliRunner
 
 

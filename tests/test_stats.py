@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from oncourse.consistency.errors import StatsError
+from oncourse.consistency.reliability import reliability_report
 from oncourse.consistency.stats import (
     action_signature,
     bootstrap_mean_interval,
@@ -21,7 +22,6 @@ from oncourse.consistency.stats import (
     pass_hat_k,
     path_counter,
     path_label,
-    reliability_report,
     step_count_spread,
     wilson_interval,
 )

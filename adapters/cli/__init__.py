@@ -12,13 +12,13 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import sys
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import typer
 import typer.exceptions
-from oncourse.consistency.errors import InputWarning, OncourseError
+from oncourse.adapters.cli._errors import input_warnings_as_lines, one_line, usage_error_line
+from oncourse.consistency.errors import OncourseError
 from pydantic import ValidationError
 from typer._click import exceptions as click_errors
 
@@ -45,48 +45,14 @@ def _register_commands() -> None:
 _register_commands()
 
 
-def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
-
-
-def usage_error_line(exc: click_errors.ClickException) -> str:
-    """One line for a usage error: the command, what is wrong, where to look for help."""
-    ctx = getattr(exc, "ctx", None)
-    where = ctx.command_path if ctx is not None else "oncourse"
-    hint = f" (see '{where} --help')" if ctx is not None else ""
-    return f"oncourse: error: {_one_line(exc.format_message())}{hint}"
-
-
-_default_showwarning = warnings.showwarning
-
-
-def _show_warning(
-    message: Warning | str,
-    category: type[Warning],
-    filename: str,
-    lineno: int,
-    file: Any = None,
-    line: str | None = None,
-) -> None:
-    # Warnings about the user's input print as one line, without the source line that raised it.
-    if issubclass(category, InputWarning):
-        print(f"oncourse: warning: {_one_line(str(message))}", file=sys.stderr)
-    else:
-        _default_showwarning(message, category, filename, lineno, file, line)
-
-
 def _fail(line: str, code: int = 2) -> None:
     print(line, file=sys.stderr)
     sys.exit(code)
 
 
 def _invoke(argv: list[str] | None) -> Any:
-    warnings.showwarning = _show_warning
-    warnings.simplefilter("always", InputWarning)
-    try:
+    with input_warnings_as_lines():
         return app(args=argv, prog_name="oncourse", standalone_mode=False)
-    finally:
-        warnings.showwarning = _default_showwarning
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -94,7 +60,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     try:
         code = _invoke(None if argv is None else list(argv))
     except OncourseError as exc:
-        _fail(f"oncourse: error: {_one_line(str(exc))}")
+        _fail(f"oncourse: error: {one_line(str(exc))}")
     except click_errors.NoArgsIsHelpError as exc:
         exc.show()  # the help text, as `oncourse` alone asks for
         sys.exit(2)
@@ -107,13 +73,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         sys.exit(1)
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
-        _fail(f"oncourse: error: {where}{exc.strerror or _one_line(str(exc))}")
+        _fail(f"oncourse: error: {where}{exc.strerror or one_line(str(exc))}")
     except RecursionError:
         _fail("oncourse: error: input nested too deeply")
     except ValidationError as exc:  # a library options model refused a value
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or exc.title
-        _fail(f"oncourse: error: {where}: {_one_line(first['msg'])}")
+        _fail(f"oncourse: error: {where}: {one_line(first['msg'])}")
     # Non-standalone typer returns, not raises, the code of Ctrl-C (130) and of typer.Exit.
     if isinstance(code, int) and not isinstance(code, bool) and code != 0:
         if code == 130:

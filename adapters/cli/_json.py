@@ -1,10 +1,19 @@
-"""JSON on stdout for `--json`: one object, NaN and infinities written as null."""
+"""JSON on stdout for `--json`: one model's `model_dump(mode="json")`, NaN and infinities as null.
+
+Every `--json` output is a pydantic model of the library; docs/json-schemas.md has their schemas
+(`python -m oncourse.adapters.json_schemas`).
+"""
 
 from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+M = TypeVar("M", bound=BaseModel)
 
 
 def jsonable(value: Any) -> Any:
@@ -18,9 +27,17 @@ def jsonable(value: Any) -> Any:
     return value
 
 
-def print_json(value: Any) -> None:
-    """Print one JSON object on stdout."""
-    print(json.dumps(jsonable(value), indent=2, allow_nan=False))
+def print_json(model: BaseModel) -> None:
+    """Print `model.model_dump(mode="json")` as one JSON object on stdout."""
+    print(json.dumps(jsonable(model.model_dump(mode="json")), indent=2, allow_nan=False))
 
 
-__all__ = ["jsonable", "print_json"]
+def print_result(model: M, as_json: bool, render: Callable[[M], object]) -> None:
+    """With `--json` the model as JSON; otherwise `render(model)` prints it for people."""
+    if as_json:
+        print_json(model)
+    else:
+        render(model)
+
+
+__all__ = ["jsonable", "print_json", "print_result"]

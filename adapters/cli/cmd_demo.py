@@ -68,7 +68,7 @@ def demo(
 
     result = run_demo(model, out, n, seed, concurrency, controls=parse_controls(controls))
     if as_json:
-        print_json(result.model_dump(mode="json"))
+        print_json(result)
     else:
         print_demo(result)
 

@@ -73,7 +73,7 @@ def eval_command(
         controls=parse_controls(controls),
     )
     if as_json:
-        print_json(result.model_dump(mode="json"))
+        print_json(result)
     else:
         print_eval(result)
 

@@ -47,6 +47,7 @@ def evolve_command(
     ray_address: RayAddressOption = None,
 ) -> None:
     """Baseline on train -> analyze -> generate -> screen -> add -> validate (promote/retire)."""
+    from oncourse.adapters._runlog import default_evolve_dir
     from oncourse.adapters.evolve import evolve, summary_lines
 
     result = evolve(
@@ -54,7 +55,7 @@ def evolve_command(
         model,
         n,
         memory,
-        out if out is not None else _default_out(memory),
+        out if out is not None else default_evolve_dir(memory),
         generator=generator,
         max_runs=max_runs,
         resume=resume,
@@ -63,7 +64,7 @@ def evolve_command(
         run_many=run_many_for(backend, ray_address),
     )
     if as_json:
-        print_json(result.model_dump(mode="json"))
+        print_json(result)
         return
     from rich.console import Console
 
@@ -72,16 +73,6 @@ def evolve_command(
         out_console.print("[bold yellow]SIMULATED model — a mechanism check, not an LLM result[/]")
     for line in summary_lines(result):
         out_console.print(esc(line))
-
-
-def _default_out(memory: str) -> Path:
-    """`<store>-evolve` beside a store file; a server store has no folder to put it in."""
-    if "://" in memory:
-        from oncourse.consistency.errors import ConfigError
-
-        raise ConfigError("--out is needed with a postgresql:// memory: where runs and state go")
-    path = Path(memory)
-    return path.parent / f"{path.stem}-evolve"
 
 
 def register(app: typer.Typer) -> None:

@@ -3,7 +3,7 @@
     oncourse export runs.jsonl --otel -o runs.otlp.json      # runs -> OpenTelemetry GenAI traces
     oncourse export traces.json --format otel --success-attr app.passed -o runs.jsonl
 
-`--json` prints {path, runs, format}.
+`--json` prints `ExportResult` {path, runs, format} (`adapters/recorded.py`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from oncourse.adapters.cli._otel_flags import (
     otel_options,
 )
 from oncourse.adapters.importers import FORMATS
-from oncourse.consistency.errors import ConfigError, InputError
 
 
 def export(
@@ -34,26 +33,14 @@ def export(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object on stdout."),
 ) -> None:
     """Write runs as OpenTelemetry GenAI traces (--otel) or as oncourse JSONL."""
-    from oncourse.adapters.importers import load_trajectories, write_trajectories
-    from oncourse.adapters.otel import write_otel
+    from oncourse.adapters.recorded import export_runs
 
     options = otel_options(task_attr, task_id_attr, success_attr)
-    runs = load_trajectories(files, fmt, options)
-    if not runs:
-        raise InputError("no runs in the input")
-    if out.is_dir():
-        raise ConfigError(f"{out}: is a directory; --out names a file")
-    if as_otel:
-        count = write_otel(out, runs, service=service)
-    else:
-        if out.exists() and out.stat().st_size:
-            raise ConfigError(f"{out}: exists; runs are appended to JSONL only by `run`/`record`")
-        count = write_trajectories(out, runs)
-    target = "otel" if as_otel else "oncourse"
+    result = export_runs(files, out, as_otel=as_otel, fmt=fmt, otel=options, service=service)
     if as_json:
-        print_json({"path": str(out), "runs": count, "format": target})
+        print_json(result)
     else:
-        print(f"{count} run(s) written to {out} ({target})")
+        print(f"{result.runs} run(s) written to {out} ({result.format})")
 
 
 def register(app: typer.Typer) -> None:

@@ -1,7 +1,8 @@
 """`oncourse gate`: block a release only on a drop larger than both the tolerance and the noise.
 
-The rule lives in `oncourse.consistency.gate` (`decide_gate`); this module reads the two files,
-calls it and prints the result. Exit codes: 0 pass, 1 fail, 2 bad input.
+The rule lives in `oncourse.consistency.gate` (`decide_gate`), reading the two files in
+`oncourse.adapters.recorded.gate_files`; this module parses, calls it and prints the result.
+Exit codes: 0 pass, 1 fail, 2 bad input.
 
 `--json` is `GateResult.model_dump(mode="json")` (a contract): metric, max_drop, alpha,
 confidence, passed, beyond_tolerance, beyond_noise, noise_test, drop_points, drop_low, drop_high
@@ -22,8 +23,7 @@ import typer
 from oncourse.adapters.cli._console import esc, out_console
 from oncourse.adapters.cli._json import print_json
 from oncourse.adapters.cli._params import number_in
-from oncourse.consistency.errors import InputError, StatsError
-from oncourse.consistency.gate import GateOptions, GateResult, decide_gate
+from oncourse.consistency.gate import GateOptions, GateResult
 
 
 class GateMetric(StrEnum):
@@ -31,18 +31,6 @@ class GateMetric(StrEnum):
 
     all_n = "all-n"
     per_run = "per-run"
-
-
-def evaluate_gate(baseline_path: Path, candidate_path: Path, options: GateOptions) -> GateResult:
-    """Read both run files and decide (bad or empty files are `InputError`s)."""
-    from oncourse.adapters.importers import read_runs
-
-    base, cand = read_runs([baseline_path]), read_runs([candidate_path])
-    try:
-        result = decide_gate(base.trajectories, cand.trajectories, options)
-    except StatsError as exc:
-        raise InputError(f"{baseline_path} vs {candidate_path}: {exc}") from None
-    return result.model_copy(update={"duplicates": base.duplicates + cand.duplicates})
 
 
 def _print(result: GateResult) -> None:
@@ -79,9 +67,11 @@ def gate(
 ) -> None:
     """Fail (exit 1) only when the candidate drops by more than the tolerance AND the noise."""
     options = GateOptions(max_drop=max_drop, metric=metric.value, alpha=alpha)
-    result = evaluate_gate(baseline, candidate, options)
+    from oncourse.adapters.recorded import gate_files
+
+    result = gate_files(baseline, candidate, options)
     if as_json:
-        print_json(result.model_dump(mode="json"))
+        print_json(result)
     else:
         _print(result)
     if not result.passed:

@@ -76,7 +76,7 @@ def learn(
     """Learn guidelines from the forks of recorded runs and store them in a memory."""
     report = learn_guidelines(files, memory, generator, model, activate, fmt)
     if as_json:
-        print_json(report.model_dump(mode="json"))
+        print_json(report)
     else:
         _render(report)
 

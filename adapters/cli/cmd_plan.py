@@ -1,6 +1,7 @@
 """`oncourse plan`: pick N from volume, and see what the runs on disk already rule out.
 
-The computation is `oncourse.consistency.planning.make_plan`; `--json` is
+The computation is `oncourse.consistency.planning.make_plan` (over the files:
+`oncourse.adapters.recorded.plan_files`); `--json` is
 `Plan.model_dump(mode="json")` (a contract):
     flip_rate, confidence, volume_per_day: the inputs (volume in runs per day).
     runs_per_task: smallest N with 1 - (1 - flip_rate)^N >= confidence.
@@ -22,24 +23,9 @@ import typer
 from oncourse.adapters.cli._console import out_console
 from oncourse.adapters.cli._json import print_json
 from oncourse.adapters.cli._params import number_in
-from oncourse.consistency.errors import InputError, StatsError
-from oncourse.consistency.planning import Plan, make_plan
+from oncourse.consistency.planning import Plan
 
 _OPEN_UNIT = number_in(0, 1, low_open=True, high_open=True)
-
-
-def build_plan(flip_rate: float, volume: str, confidence: float, runs: list[Path] | None) -> Plan:
-    """Read the runs (if any) and make the plan; bad values are `InputError`s."""
-    from oncourse.adapters.importers import read_runs
-
-    loaded = read_runs(runs) if runs else None
-    try:
-        plan = make_plan(flip_rate, volume, confidence, loaded.trajectories if loaded else None)
-    except StatsError as exc:
-        raise InputError(str(exc)) from None
-    if plan.observed is not None and loaded is not None:
-        plan.observed.duplicates = loaded.duplicates
-    return plan
 
 
 def _print_plan(plan: Plan) -> None:
@@ -96,9 +82,11 @@ def plan(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Pick N from volume: runs per task needed to see a flip rate, and what data rules out."""
-    result = build_plan(flip_rate, volume, confidence, runs)
+    from oncourse.adapters.recorded import plan_files
+
+    result = plan_files(flip_rate, volume, confidence, runs)
     if as_json:
-        print_json(result.model_dump(mode="json"))
+        print_json(result)
     else:
         _print_plan(result)
 

@@ -1,9 +1,9 @@
 """`oncourse report`: per-run vs all-N reliability of recorded runs, with intervals and provenance.
 
 The command is load -> compute -> render; each output option (`--json`, `--html`) is one more
-renderer of the same `reliability_report` dict (keys documented in `consistency/stats.py`), plus
-`duplicates`: runs dropped because a file was given twice or a run id repeated (each is warned
-about on stderr).
+renderer of the same `RunsReport` (`adapters/recorded.py`; schema in docs/json-schemas.md): the
+reliability report plus `duplicates`, runs dropped because a file was given twice or a run id
+repeated (each is warned about on stderr).
 """
 
 from __future__ import annotations
@@ -21,8 +21,7 @@ from oncourse.adapters.cli._otel_flags import (
 )
 from oncourse.adapters.cli._params import writable_file
 from oncourse.adapters.cli._render_report import DEPENDENCE_CAVEAT, render_text
-from oncourse.adapters.importers import FORMATS, read_runs
-from oncourse.consistency.stats import reliability_report
+from oncourse.adapters.importers import FORMATS
 
 FORMAT_HELP = f"Input format: auto (detect per file), {', '.join(FORMATS)}."
 
@@ -58,10 +57,10 @@ def report(
     success_attr: str | None = OTEL_SUCCESS_ATTR,
 ) -> None:
     """Per-run vs all-N pass rates with intervals, the gap, and the flaky tasks' paths."""
+    from oncourse.adapters.recorded import report_files
+
     otel = otel_options(task_attr, task_id_attr, success_attr)
-    loaded = read_runs(files, fmt, otel)
-    trajs = loaded.trajectories
-    result = {**reliability_report(trajs, k=k), "duplicates": loaded.duplicates}
+    result, trajs = report_files(files, fmt, otel, k)
     if html is not None:
         from oncourse.adapters.html_report import write_runs_report
 

@@ -3,7 +3,8 @@
 The summary goes to stdout (one line, or one object with `--json`); the progress bar and
 warnings go to stderr. An interrupted run is completed with `--resume`.
 
-`--json` is `RunReport.model_dump(mode="json")` (`oncourse.consistency.run_summary`): out, suite,
+`--json` is `RunReport.model_dump(mode="json")` (`oncourse.consistency.run_summary`; the
+work is `oncourse.adapters.suite_run.run_suite`): out, suite,
 split, model, n, seed, memory, tasks, runs, new_runs, successes, per_run, all_n_tasks, all_n,
 errors, models, simulated, duration_s, and `all_<n>` (e.g. `all_5`), a deprecated copy of
 `all_n` kept for readers of the first versions.
@@ -11,15 +12,16 @@ errors, models, simulated, duration_s, and `all_<n>` (e.g. `all_5`), a deprecate
 
 from __future__ import annotations
 
-import sys
-import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from oncourse.adapters._runlog import complete_lines, default_out_path
 from oncourse.adapters.cli._backend import BackendOption, RayAddressOption, check_backend
+from oncourse.adapters.cli._json import print_result
 from oncourse.adapters.cli._params import number_in, one_of, writable_file
+
+if TYPE_CHECKING:
+    from oncourse.consistency.run_summary import RunReport
 
 _SPLIT = one_of("train", "heldout", "heldout-novel", "all")
 
@@ -73,39 +75,25 @@ def run(
     ray_address: RayAddressOption = None,
 ) -> None:
     """Run an agent on every task of a suite N times; append each run to --out."""
-    from oncourse.adapters.cli._json import print_json
-    from oncourse.adapters.runner import public_location, run_many
-    from oncourse.consistency.chat import ModelSettings
-    from oncourse.consistency.errors import ConfigError
-    from oncourse.consistency.run_summary import RunReport, summarize_runs
+    from oncourse.adapters.suite_run import SuiteRunOptions, run_suite
 
     check_backend(backend, ray_address)
-    if out is None:
-        if resume:
-            raise ConfigError("--resume needs --out: the file to complete")
-        out = default_out_path(suite, split, model, n)
-        print(f"oncourse run: writing {out}", file=sys.stderr)
-    before = complete_lines(out) if resume else 0
-    started = time.monotonic()
-    runs = run_many(
-        suite, model, n, split, out, memory_path=memory, concurrency=concurrency, resume=resume,
-        seed=seed, progress=not no_progress, settings=ModelSettings(temperature=temperature),
-        max_steps=max_steps, timeout_s=timeout, backend=backend, ray_address=ray_address,
+    options = SuiteRunOptions(
+        suite=suite, model=model, n=n, split=split, out=out, memory=memory,
+        concurrency=concurrency, resume=resume, seed=seed, max_steps=max_steps, timeout=timeout,
+        temperature=temperature, progress=not no_progress, backend=backend,
+        ray_address=ray_address,
     )  # fmt: skip
-    summary = summarize_runs(runs, n, max(0, complete_lines(out) - before))
-    result = RunReport(
-        **summary.model_dump(), out=str(out), suite=suite, split=split, model=model, seed=seed,
-        memory=public_location(memory) if memory else None,
-        duration_s=round(time.monotonic() - started, 2),
-    )  # fmt: skip
-    if as_json:
-        print_json(result.model_dump(mode="json"))
-        return
+    print_result(run_suite(options), as_json, _print_summary)
+
+
+def _print_summary(result: RunReport) -> None:
     label = " (simulated)" if result.simulated else ""
     print(
-        f"{out}: {result.runs} runs of {result.tasks} tasks x {n} ({result.new_runs} new) by "
-        f"{model}{label}; per-run {100 * (result.per_run or 0.0):.1f}% "
-        f"({result.successes}/{result.runs}), all-{n} {100 * (result.all_n or 0.0):.1f}% "
+        f"{result.out}: {result.runs} runs of {result.tasks} tasks x {result.n} "
+        f"({result.new_runs} new) by {result.model}{label}; per-run "
+        f"{100 * (result.per_run or 0.0):.1f}% ({result.successes}/{result.runs}), "
+        f"all-{result.n} {100 * (result.all_n or 0.0):.1f}% "
         f"({result.all_n_tasks}/{result.tasks} tasks)"
     )
 
