@@ -7,7 +7,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from oncourse.consistency.trajectory import Trajectory
-from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 
 
 class RunSummary(BaseModel):
@@ -16,6 +22,18 @@ class RunSummary(BaseModel):
     Serialised with one extra key, `all_<n>` (e.g. `all_5`), equal to `all_n`: the name the
     first versions used. It is deprecated; read `all_n` with `n` beside it.
     """
+
+    # The legacy key is not a field: the schema says it with a pattern.
+    model_config = ConfigDict(
+        json_schema_extra={
+            "patternProperties": {
+                "^all_[0-9]+$": {
+                    "anyOf": [{"type": "number"}, {"type": "null"}],
+                    "description": "Deprecated copy of all_n under the name all_<n>.",
+                }
+            }
+        },
+    )
 
     n: int = Field(description="Runs per task asked for (the N of all-N).")
     tasks: int = Field(description="Tasks with at least one run.")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from oncourse.adapters.cli import app
 from oncourse.adapters._runlog import default_out_path
+from oncourse.adapters.cli import app
 from typer.testing import CliRunner
 
 
