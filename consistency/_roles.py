@@ -20,6 +20,9 @@ _MONTHS = (
     "Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec"
 )
 _GIST_RULES: list[tuple[re.Pattern[str], str]] = [
+    # A quoted title or name ("Q3 budget review", "Hiring Plan 2026") is one value, as the
+    # triggers write it (`[value]`), not a run of names and numbers.
+    (re.compile(r"(?<![\w\"”])[\"“](?=[^\"”\n]*[A-Z0-9])[^\"”\n]{1,80}[\"”]"), '"[value]"'),
     (_EMAIL, "[email]"),
     (re.compile(r"\$\s?\d[\d,]*(\.\d+)?"), "[amount]"),
     (re.compile(rf"\b({_MONTHS})\.? \d{{1,2}}(st|nd|rd|th)?(,? \d{{4}})?\b"), "[date]"),

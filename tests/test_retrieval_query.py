@@ -43,3 +43,33 @@ def test_same_kind_of_task_with_other_values_retrieves_the_guideline(tmp_path) -
     assert found.similarities[0] > (raw.similarities[0] if raw.similarities else 0.0)
     unrelated = inject(memory, "Share the final slide deck with the design team.", "")
     assert unrelated.guideline_ids == []
+
+
+def test_a_quoted_title_is_one_value_as_in_the_triggers() -> None:
+    # Regression (issue 10): "Hiring Plan 2026" became "Hiring [name] [number]" while triggers
+    # write a quoted subject or title as "[value]"; held-out share tasks scored 0.15-0.34 against
+    # their family's guideline and were never injected.
+    query = retrieval_query('Let Maya Brandt see the signed-off "Hiring Plan 2026".')
+    assert query == 'Let [name] see the signed-off "[value]"'
+    assert retrieval_query('Mark it as "urgent".') == 'Mark it as "urgent"'  # a plain word stays
+    assert retrieval_query('Send "a" To "B"') == 'Send "a" To "[value]"'  # quotes pair up
+
+
+@pytest.mark.slow
+def test_a_paraphrased_share_task_finds_the_share_guideline(tmp_path) -> None:
+    from oncourse.memory.embedding import MiniLMEmbedder
+    from oncourse.memory.inject import DEFAULT_MIN_SIMILARITY
+    from oncourse.memory.store import GuidelineMemory
+
+    memory = GuidelineMemory(tmp_path / "m.sqlite", embedder=MiniLMEmbedder())
+    memory.add(
+        Guideline(
+            instruction="Call share_file on the file whose name has 'final' in it, not the one "
+            "whose name has 'draft'.",
+            trigger='Give [name] access to the finished "[value]", not the working copy',
+            status="active",
+        )
+    )
+    task = 'Pass the completed "Hiring Plan 2026" to Mira Tanaka; not any in-progress version.'
+    (hit,) = memory.search(retrieval_query(task), k=1, min_similarity=0.0, status="active")
+    assert hit.similarity >= DEFAULT_MIN_SIMILARITY
