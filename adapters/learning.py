@@ -66,6 +66,12 @@ class LearnReport(BaseModel):
     )
 
 
+NO_DECIDING_FORK = (
+    "no deciding fork: the runs' outcomes differ, but only in notes or calculations "
+    "(scratch-only), in wording, or not at all"
+)
+
+
 def _task_tools(trajs: Sequence[Trajectory]) -> dict[str, set[str]]:
     tools: dict[str, set[str]] = {}
     for traj in trajs:
@@ -128,6 +134,11 @@ def learn(
         divergent_tasks=len(divergent),
         guidelines=[],
         errors=[],
+    )
+    report.abstentions.extend(
+        LearnAbstention(task_id=a.task_id, reason=NO_DECIDING_FORK)
+        for a in analyses
+        if a.status == "mixed_no_fork"
     )
     with GuidelineMemory(memory_path) as memory:
         opened.append(memory)

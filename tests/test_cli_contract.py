@@ -184,9 +184,11 @@ def test_learn_prints_markup_in_task_and_tool_names(tmp_path: Path) -> None:
     lines = []
     for r in range(4):
         ok = r % 2 == 0
+        # An id argument makes the pick a call on a record (a note takes none and is scratch).
+        pick = {"tool": "pick[/]first" if ok else "pick_last", "args": {"result": "R-1001"}}
         steps = [
             {"action": {"tool": "search", "args": {"q": "x"}}, "observation": "two results"},
-            {"action": {"tool": "pick[/]first" if ok else "pick_last", "args": {}}},
+            {"action": pick},
             {"action": {"tool": "respond", "args": {"text": "done"}}},
         ]
         lines.append(json.dumps({"task_id": "refund[/]x", "success": ok, "steps": steps}))

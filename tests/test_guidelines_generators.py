@@ -248,9 +248,10 @@ def test_scratch_only_contrast_is_an_abstention():
         return [("list_invoices", {"vendor": "V-1"}, INVOICES), *(note if with_note else [])]
 
     runs = [_run("note", i, i < 2, steps(i < 2)) for i in range(4)]
-    analysis, runs = _analyzed(runs)
-    with pytest.raises(NoGuideline, match="scratch-only"):
-        ContrastiveGuidelineGenerator().generate(analysis, runs)
+    (analysis,) = analyze_runs(runs)
+    # A note never makes the divergence: no deciding fork, nothing to write about.
+    assert analysis.status == "mixed_no_fork" and analysis.divergence is None
+    assert ContrastiveGuidelineGenerator().generate(analysis, runs) == []
 
 
 def test_stopping_without_content_is_an_abstention():
