@@ -108,6 +108,33 @@ def _step_extra(step: Step) -> str | None:
     return json.dumps(extra, ensure_ascii=False, default=str) if extra else None
 
 
+def _chat_span(
+    trace_id: str,
+    root_id: str,
+    index: int,
+    clock: int,
+    model: str | None,
+    parts: list[dict[str, Any]],
+    attrs: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The model's turn at step `index`: one chat span whose output is the assistant's parts."""
+    messages = [{"role": "assistant", "parts": parts}]
+    return _span(
+        trace_id,
+        _hex(trace_id, index, "chat", size=8),
+        root_id,
+        f"chat {model or ''}".strip(),
+        clock,
+        clock + _STEP_NS,
+        {
+            "gen_ai.operation.name": "chat",
+            "gen_ai.request.model": model,
+            "gen_ai.output.messages": json.dumps(messages, ensure_ascii=False, default=str),
+            **(attrs or {}),
+        },
+    )
+
+
 def _step_spans(
     traj: Trajectory, trace_id: str, root_id: str, start: int, model: str | None
 ) -> list[dict[str, Any]]:
@@ -117,31 +144,20 @@ def _step_spans(
         call_id = f"call_{i}"
         if step.action.tool == RESPOND_TOOL:
             text = step.action.args.get("text", "")
-            output = [{"role": "assistant", "parts": [{"type": "text", "content": _text(text)}]}]
-            spans.append(
-                _span(
-                    trace_id,
-                    _hex(trace_id, i, "chat", size=8),
-                    root_id,
-                    f"chat {model or ''}".strip(),
-                    clock,
-                    clock + _STEP_NS,
-                    {
-                        "gen_ai.operation.name": "chat",
-                        "gen_ai.request.model": model,
-                        "gen_ai.output.messages": json.dumps(output, ensure_ascii=False),
-                        STEP_INDEX: i,
-                        STEP_OBSERVATION: None
-                        if step.observation is None
-                        else json.dumps(step.observation, ensure_ascii=False, default=str),
-                        STEP_EXTRA: _step_extra(step),
-                    },
-                )
-            )
+            reply: list[dict[str, Any]] = [{"type": "text", "content": _text(text)}]
+            observation = step.observation
+            attrs = {
+                STEP_INDEX: i,
+                STEP_OBSERVATION: None
+                if observation is None
+                else json.dumps(observation, ensure_ascii=False, default=str),
+                STEP_EXTRA: _step_extra(step),
+            }
+            spans.append(_chat_span(trace_id, root_id, i, clock, model, reply, attrs))
             clock += _STEP_NS
             continue
         if step.thought is not None:
-            parts = [
+            parts: list[dict[str, Any]] = [
                 {"type": "text", "content": step.thought},
                 {
                     "type": "tool_call",
@@ -150,23 +166,7 @@ def _step_spans(
                     "arguments": step.action.args,
                 },
             ]
-            spans.append(
-                _span(
-                    trace_id,
-                    _hex(trace_id, i, "chat", size=8),
-                    root_id,
-                    f"chat {model or ''}".strip(),
-                    clock,
-                    clock + _STEP_NS,
-                    {
-                        "gen_ai.operation.name": "chat",
-                        "gen_ai.request.model": model,
-                        "gen_ai.output.messages": json.dumps(
-                            [{"role": "assistant", "parts": parts}], ensure_ascii=False, default=str
-                        ),
-                    },
-                )
-            )
+            spans.append(_chat_span(trace_id, root_id, i, clock, model, parts))
             clock += _STEP_NS
         spans.append(
             _span(

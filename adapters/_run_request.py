@@ -135,6 +135,10 @@ def make_run(
         )
     except Exception as exc:  # noqa: BLE001 - a thrown run is a failed run
         return failed_run(model, request, task, index, exc)
+    return _with_extra_meta(traj, request)
+
+
+def _with_extra_meta(traj: Trajectory, request: RunRequest) -> Trajectory:
     for key, value in request.extra_meta.items():
         setattr(traj.meta, key, value)
     return traj
@@ -156,9 +160,7 @@ def failed_run(
         request.settings,
         error,
     )
-    for key, value in request.extra_meta.items():
-        setattr(traj.meta, key, value)
-    return traj
+    return _with_extra_meta(traj, request)
 
 
 def harness_failure(

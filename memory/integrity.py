@@ -236,13 +236,7 @@ def salvage(source: str | Path, target: str | Path) -> SalvageReport:
         good.append((guideline, vector))
     backend = open_backend(target, read_only=False)
     try:
-        with backend.write() as session:
-            if session.count():
-                raise MemoryStoreError(f"{backend.location}: target store is not empty")
-            if embedder:
-                session.set_meta("embedder", embedder)
-            for guideline, vector in good:
-                session.insert(guideline, vector)
+        _fill_empty(backend, good, embedder)
     finally:
         backend.close()
     return SalvageReport(
@@ -270,14 +264,21 @@ def copy_store(source: StorageBackend, target: StorageBackend, chunk: int = 1000
             part = [int(v) for v in ids[start : start + chunk]]
             records = reading.records(part)
             rows += [(records[v], vectors[start + i]) for i, v in enumerate(part) if v in records]
-    with target.write() as writing:
-        if writing.count():
+    _fill_empty(target, rows, embedder)
+    return len(rows)
+
+
+def _fill_empty(
+    target: StorageBackend, rows: list[tuple[Guideline, np.ndarray]], embedder: str | None
+) -> None:
+    """Insert the rows into a store that must be empty, in one transaction."""
+    with target.write() as session:
+        if session.count():
             raise MemoryStoreError(f"{target.location}: target store is not empty")
         if embedder:
-            writing.set_meta("embedder", embedder)
+            session.set_meta("embedder", embedder)
         for guideline, vector in rows:
-            writing.insert(guideline, vector)
-    return len(rows)
+            session.insert(guideline, vector)
 
 
 __all__ = ["IntegrityReport", "SalvageReport", "check", "copy_store", "salvage"]

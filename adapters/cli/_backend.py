@@ -1,4 +1,8 @@
-"""The `--backend` and `--ray-address` options shared by `run`, `eval` and `evolve`."""
+"""Options shared by the commands that run agents (`run`, `eval`, `evolve`, `demo`).
+
+`--backend` and `--ray-address` choose where runs execute; the others are the suite, model,
+store and concurrency flags that `eval` and `evolve` spell alike.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from functools import partial
 from typing import Annotated, Any
 
 import typer
+from oncourse.adapters.cli._paths import writable_file
 
 BackendOption = Annotated[
     str,
@@ -22,6 +27,18 @@ RayAddressOption = Annotated[
         help="Ray cluster to join (auto, ray://HOST:10001); default: start a local one.",
     ),
 ]
+
+SuiteOption = Annotated[str, typer.Option("--suite", help="Built-in suite name or directory.")]
+ModelOption = Annotated[str, typer.Option("--model", help="Model spec, e.g. openai:gpt-4.1.")]
+StoreOption = Annotated[
+    str,
+    typer.Option(
+        "--memory",
+        callback=writable_file,
+        help="Guideline store: SQLite file or postgresql:// URL.",
+    ),
+]
+ConcurrencyOption = Annotated[int, typer.Option("--concurrency", help="Parallel runs.")]
 
 
 def check_backend(backend: str, ray_address: str | None) -> None:

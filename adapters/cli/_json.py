@@ -9,11 +9,14 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
+import typer
 from pydantic import BaseModel
 
 M = TypeVar("M", bound=BaseModel)
+
+JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
 
 
 def jsonable(value: Any) -> Any:
@@ -40,4 +43,4 @@ def print_result(model: M, as_json: bool, render: Callable[[M], object]) -> None
         render(model)
 
 
-__all__ = ["jsonable", "print_json", "print_result"]
+__all__ = ["JsonOption", "jsonable", "print_json", "print_result"]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import typer
 from oncourse.adapters.cli._console import err_console, out_console
-from oncourse.adapters.cli._json import print_json
+from oncourse.adapters.cli._json import print_result
 from oncourse.adapters.cli._otel_flags import (
     OTEL_SUCCESS_ATTR,
     OTEL_TASK_ATTR,
@@ -67,10 +67,7 @@ def analyze(
         read_only_tools=_names(read_only_tools),
         scratch_tools=_names(scratch_tools),
     )
-    if as_json:
-        print_json(result)
-        return
-    render_text(result.tasks, out_console(soft_wrap=False))
+    print_result(result, as_json, lambda r: render_text(r.tasks, out_console(soft_wrap=False)))
 
 
 def register(app: typer.Typer) -> None:

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 from oncourse.adapters.cli._console import esc
-from oncourse.adapters.cli._json import print_json
+from oncourse.adapters.cli._json import JsonOption, print_result
 from oncourse.adapters.cli._params import writable_dir
 
 
@@ -60,17 +60,14 @@ def demo(
     controls: Annotated[
         str, typer.Option("--controls", help="Control arms: placebo, shuffled or none.")
     ] = "placebo",
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """The whole loop offline: evolve on train, eval vs baseline and placebo, summary, report."""
     from oncourse.adapters.controls import parse_controls
     from oncourse.adapters.demo import run_demo
 
     result = run_demo(model, out, n, seed, concurrency, controls=parse_controls(controls))
-    if as_json:
-        print_json(result)
-    else:
-        print_demo(result)
+    print_result(result, as_json, print_demo)
 
 
 def register(app: typer.Typer) -> None:

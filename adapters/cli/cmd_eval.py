@@ -9,9 +9,17 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from oncourse.adapters.cli._backend import BackendOption, RayAddressOption, run_many_for
-from oncourse.adapters.cli._json import print_json
-from oncourse.adapters.cli._params import writable_dir, writable_file
+from oncourse.adapters.cli._backend import (
+    BackendOption,
+    ConcurrencyOption,
+    ModelOption,
+    RayAddressOption,
+    StoreOption,
+    SuiteOption,
+    run_many_for,
+)
+from oncourse.adapters.cli._json import JsonOption, print_result
+from oncourse.adapters.cli._params import writable_dir
 from oncourse.consistency.errors import InputError
 
 
@@ -23,16 +31,9 @@ def _splits(text: str) -> list[str]:
 
 
 def eval_command(
-    suite: Annotated[str, typer.Option("--suite", help="Built-in suite name or directory.")],
-    model: Annotated[str, typer.Option("--model", help="Model spec, e.g. openai:gpt-4.1.")],
-    memory: Annotated[
-        str,
-        typer.Option(
-            "--memory",
-            callback=writable_file,
-            help="Guideline store: SQLite file or postgresql:// URL.",
-        ),
-    ],
+    suite: SuiteOption,
+    model: ModelOption,
+    memory: StoreOption,
     out: Annotated[
         Path,
         typer.Option("--out", callback=writable_dir, help="Directory for runs and the report."),
@@ -46,8 +47,8 @@ def eval_command(
         typer.Option("--controls", help="Control arms: placebo, shuffled (comma list) or none."),
     ] = "placebo",
     seed: Annotated[int, typer.Option("--seed", help="Base seed shared by every arm.")] = 0,
-    concurrency: Annotated[int, typer.Option("--concurrency", help="Parallel runs.")] = 4,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    concurrency: ConcurrencyOption = 4,
+    as_json: JsonOption = False,
     backend: BackendOption = "local",
     ray_address: RayAddressOption = None,
 ) -> None:
@@ -72,10 +73,7 @@ def eval_command(
         splits=_splits(splits),
         controls=parse_controls(controls),
     )
-    if as_json:
-        print_json(result)
-    else:
-        print_eval(result)
+    print_result(result, as_json, print_eval)
 
 
 def register(app: typer.Typer) -> None:

@@ -6,26 +6,30 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from oncourse.adapters.cli._backend import BackendOption, RayAddressOption, run_many_for
-from oncourse.adapters.cli._console import esc
-from oncourse.adapters.cli._json import print_json
-from oncourse.adapters.cli._params import writable_dir, writable_file
+from oncourse.adapters.cli._backend import (
+    BackendOption,
+    ConcurrencyOption,
+    ModelOption,
+    RayAddressOption,
+    StoreOption,
+    SuiteOption,
+    run_many_for,
+)
+from oncourse.adapters.cli._console import esc, out_console
+from oncourse.adapters.cli._json import JsonOption, print_result
+from oncourse.adapters.cli._params import writable_dir
+
+if TYPE_CHECKING:
+    from oncourse.adapters.evolve_models import EvolveResult
 
 
 def evolve_command(
-    suite: Annotated[str, typer.Option("--suite", help="Built-in suite name or directory.")],
-    model: Annotated[str, typer.Option("--model", help="Model spec, e.g. openai:gpt-4.1.")],
-    memory: Annotated[
-        str,
-        typer.Option(
-            "--memory",
-            callback=writable_file,
-            help="Guideline store: SQLite file or postgresql:// URL.",
-        ),
-    ],
+    suite: SuiteOption,
+    model: ModelOption,
+    memory: StoreOption,
     n: Annotated[int, typer.Option("--n", help="Runs per task.")] = 5,
     out: Annotated[
         Path | None,
@@ -41,14 +45,14 @@ def evolve_command(
         str, typer.Option("--generator", help="Guideline generator: contrastive or llm.")
     ] = "contrastive",
     seed: Annotated[int, typer.Option("--seed", help="Base seed.")] = 0,
-    concurrency: Annotated[int, typer.Option("--concurrency", help="Parallel runs.")] = 4,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    concurrency: ConcurrencyOption = 4,
+    as_json: JsonOption = False,
     backend: BackendOption = "local",
     ray_address: RayAddressOption = None,
 ) -> None:
     """Baseline on train -> analyze -> generate -> screen -> add -> validate (promote/retire)."""
     from oncourse.adapters._runlog import default_evolve_dir
-    from oncourse.adapters.evolve import evolve, summary_lines
+    from oncourse.adapters.evolve import evolve
 
     result = evolve(
         suite,
@@ -63,16 +67,17 @@ def evolve_command(
         concurrency=concurrency,
         run_many=run_many_for(backend, ray_address),
     )
-    if as_json:
-        print_json(result)
-        return
-    from rich.console import Console
+    print_result(result, as_json, _print_summary)
 
-    out_console = Console(soft_wrap=True, highlight=False)
+
+def _print_summary(result: EvolveResult) -> None:
+    from oncourse.adapters.evolve import summary_lines
+
+    out = out_console()
     if result.simulated:
-        out_console.print("[bold yellow]SIMULATED model — a mechanism check, not an LLM result[/]")
+        out.print("[bold yellow]SIMULATED model — a mechanism check, not an LLM result[/]")
     for line in summary_lines(result):
-        out_console.print(esc(line))
+        out.print(esc(line))
 
 
 def register(app: typer.Typer) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from oncourse.adapters.cli._json import print_json
+from oncourse.adapters.cli._json import print_result
 from oncourse.adapters.cli._otel_flags import (
     OTEL_SUCCESS_ATTR,
     OTEL_TASK_ATTR,
@@ -37,10 +37,7 @@ def export(
 
     options = otel_options(task_attr, task_id_attr, success_attr)
     result = export_runs(files, out, as_otel=as_otel, fmt=fmt, otel=options, service=service)
-    if as_json:
-        print_json(result)
-    else:
-        print(f"{result.runs} run(s) written to {out} ({result.format})")
+    print_result(result, as_json, lambda r: print(f"{r.runs} run(s) written to {out} ({r.format})"))
 
 
 def register(app: typer.Typer) -> None:

@@ -21,7 +21,7 @@ from typing import Annotated
 
 import typer
 from oncourse.adapters.cli._console import esc, out_console
-from oncourse.adapters.cli._json import print_json
+from oncourse.adapters.cli._json import JsonOption, print_result
 from oncourse.adapters.cli._params import number_in
 from oncourse.consistency.gate import GateOptions, GateResult
 
@@ -63,17 +63,14 @@ def gate(
             help="Significance level of the paired test, in (0, 1).",
         ),
     ] = 0.05,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Fail (exit 1) only when the candidate drops by more than the tolerance AND the noise."""
     options = GateOptions(max_drop=max_drop, metric=metric.value, alpha=alpha)
     from oncourse.adapters.recorded import gate_files
 
     result = gate_files(baseline, candidate, options)
-    if as_json:
-        print_json(result)
-    else:
-        _print(result)
+    print_result(result, as_json, _print)
     if not result.passed:
         # sys.exit, not typer.Exit: the CLI runs click with standalone_mode=False, where a
         # typer.Exit code would be returned and dropped instead of becoming the exit status.

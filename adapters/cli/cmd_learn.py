@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from oncourse.adapters.cli._json import print_json
+from oncourse.adapters.cli._json import print_result
 from oncourse.adapters.cli._params import writable_file
 from oncourse.adapters.importers import FORMATS
 from oncourse.adapters.learning import LearnReport
@@ -75,10 +75,7 @@ def learn(
 ) -> None:
     """Learn guidelines from the forks of recorded runs and store them in a memory."""
     report = learn_guidelines(files, memory, generator, model, activate, fmt)
-    if as_json:
-        print_json(report)
-    else:
-        _render(report)
+    print_result(report, as_json, _render)
 
 
 def register(app: typer.Typer) -> None:

@@ -21,7 +21,7 @@ from typing import Annotated
 
 import typer
 from oncourse.adapters.cli._console import out_console
-from oncourse.adapters.cli._json import print_json
+from oncourse.adapters.cli._json import JsonOption, print_result
 from oncourse.adapters.cli._params import number_in
 from oncourse.consistency.planning import Plan
 
@@ -79,16 +79,13 @@ def plan(
         list[Path] | None,
         typer.Option("--runs", help="Runs on disk (JSONL/tau-bench); repeatable."),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Pick N from volume: runs per task needed to see a flip rate, and what data rules out."""
     from oncourse.adapters.recorded import plan_files
 
     result = plan_files(flip_rate, volume, confidence, runs)
-    if as_json:
-        print_json(result)
-    else:
-        _print_plan(result)
+    print_result(result, as_json, _print_plan)
 
 
 def register(app: typer.Typer) -> None:

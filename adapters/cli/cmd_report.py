@@ -12,7 +12,7 @@ from pathlib import Path
 
 import typer
 from oncourse.adapters.cli._console import err_console, esc, out_console
-from oncourse.adapters.cli._json import print_json
+from oncourse.adapters.cli._json import print_result
 from oncourse.adapters.cli._otel_flags import (
     OTEL_SUCCESS_ATTR,
     OTEL_TASK_ATTR,
@@ -66,10 +66,7 @@ def report(
 
         written = write_runs_report(html, trajs, sources=[str(f) for f in files])
         err_console().print(f"HTML report: {esc(written)}")
-    if as_json:
-        print_json(result)
-        return
-    render_text(result, out_console(soft_wrap=False))
+    print_result(result, as_json, lambda r: render_text(r, out_console(soft_wrap=False)))
 
 
 def register(app: typer.Typer) -> None:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from oncourse.adapters.cli._backend import BackendOption, RayAddressOption, check_backend
-from oncourse.adapters.cli._json import print_result
+from oncourse.adapters.cli._json import JsonOption, print_result
 from oncourse.adapters.cli._params import number_in, one_of, writable_file
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ def run(
         typer.Option("--temperature", callback=number_in(0), help="Sampling temperature."),
     ] = None,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No progress bar.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    as_json: JsonOption = False,
     backend: BackendOption = "local",
     ray_address: RayAddressOption = None,
 ) -> None:
