@@ -50,6 +50,30 @@ class RunSpec(BaseModel):
             raise InputError(f"timeout must be a positive number of seconds, got {self.timeout_s}")
         return self
 
+    @classmethod
+    def of(
+        cls,
+        suite: Any,
+        model: Any = None,
+        n: int | None = None,
+        seed: int = 0,
+        concurrency: int = 4,
+        progress: bool = True,
+        run_many: RunMany | None = None,
+    ) -> RunSpec:
+        """`suite` itself when it is a RunSpec, else one made of the separate settings."""
+        if isinstance(suite, RunSpec):
+            return suite
+        return cls(
+            suite=suite,
+            model=model,
+            n=n if n is not None else 0,
+            seed=seed,
+            concurrency=concurrency,
+            progress=progress,
+            run_many=run_many,
+        )
+
 
 def now() -> str:
     """The current UTC time, ISO-8601 to the second."""
@@ -116,18 +140,7 @@ class ArmRunner:
         progress: bool = True,
         run_many: RunMany | None = None,
     ):
-        if isinstance(suite, RunSpec):
-            self.spec = suite
-        else:
-            self.spec = RunSpec(
-                suite=suite,
-                model=model,
-                n=n if n is not None else 0,
-                seed=seed,
-                concurrency=concurrency,
-                progress=progress,
-                run_many=run_many,
-            )
+        self.spec = RunSpec.of(suite, model, n, seed, concurrency, progress, run_many)
         self.out_dir = Path(out_dir)
         self.runs_made = 0
 

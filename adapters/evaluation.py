@@ -295,19 +295,7 @@ def run_eval(
     `suite` may be a `RunSpec` (then model, n, seed, concurrency, progress and run_many come
     from it).
     """
-    spec = (
-        suite
-        if isinstance(suite, RunSpec)
-        else RunSpec(
-            suite=suite,
-            model=model,
-            n=n if n is not None else 0,
-            seed=seed,
-            concurrency=concurrency,
-            progress=progress,
-            run_many=run_many,
-        )
-    ).check()
+    spec = RunSpec.of(suite, model, n, seed, concurrency, progress, run_many).check()
     started = now()
     suite_obj = resolve_suite(spec.suite)
     fingerprint, active = memory_fingerprint(memory_path)

@@ -29,7 +29,7 @@ COMMAND_MODELS: dict[str, str] = {
     "plan": "oncourse.consistency.planning:Plan",
     "demo": "oncourse.adapters.demo:DemoResult",
     "export": "oncourse.adapters.recorded:ExportResult",
-    "memory ls": "oncourse.memory.curation:GuidelineList",
+    "memory ls": "oncourse.memory.curation:StoredGuidelines",
     "memory show": "oncourse.consistency.guidelines:Guideline",
     "memory search": "oncourse.memory.inject:InjectionPreview",
     "memory activate": "oncourse.consistency.guidelines:Guideline",

@@ -15,7 +15,7 @@ from oncourse.memory.store import GuidelineMemory
 from pydantic import BaseModel, Field
 
 
-class GuidelineList(BaseModel):
+class StoredGuidelines(BaseModel):
     """`oncourse memory ls --json`: the store and its guidelines, oldest first."""
 
     memory: str = Field(description="The store as given (file path or URL).")
@@ -59,10 +59,10 @@ def parse_statuses(text: str) -> list[GuidelineStatus] | None:
     return [status for status in GUIDELINE_STATUSES if status in chosen]
 
 
-def list_guidelines(location: str, statuses: list[GuidelineStatus] | None) -> GuidelineList:
+def list_guidelines(location: str, statuses: list[GuidelineStatus] | None) -> StoredGuidelines:
     """The guidelines of a store (optionally of some statuses), oldest first."""
     guidelines = open_store(location, read_only=True).all(statuses)
-    return GuidelineList(memory=str(location), count=len(guidelines), guidelines=guidelines)
+    return StoredGuidelines(memory=str(location), count=len(guidelines), guidelines=guidelines)
 
 
 def remove_guideline(location: str, guideline_id: str) -> RemovedGuideline:
@@ -88,7 +88,7 @@ def salvage_into_new(source: Path, target: Path) -> SalvageReport:
 
 __all__ = [
     "GuidelineExport",
-    "GuidelineList",
+    "StoredGuidelines",
     "RemovedGuideline",
     "export_guidelines",
     "list_guidelines",

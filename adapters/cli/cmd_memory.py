@@ -1,7 +1,7 @@
 """`oncourse memory ...`: list, read, search and curate the guideline store.
 
 Every subcommand takes `--memory PATH` (or `ONCOURSE_MEMORY`); every listing takes `--json`.
-JSON shapes (schemas in docs/json-schemas.md): `ls` -> GuidelineList {memory, count,
+JSON shapes (schemas in docs/json-schemas.md): `ls` -> StoredGuidelines {memory, count,
 guidelines: [Guideline]}; `show`, `activate`, `retire` -> one Guideline object; `search` ->
 InjectionPreview {query, retrieval_query, mode, min_similarity, hits: [{similarity, guideline}],
 block, tokens}; `import` -> ImportReport {added, merged, skipped, quarantined}; `export` ->

@@ -71,13 +71,39 @@ def _base_state(rng: random.Random, pools: Pools, distractors: int = 3) -> dict[
     return {"profile": profile, "contacts": others}
 
 
-def _address_decision(target: dict[str, Any]) -> dict[str, Any]:
-    """The decision point of a work-vs-personal address family: one contact, two addresses."""
+def _address_decision(
+    target: dict[str, Any], fields: tuple[str, ...] = ("work_email", "personal_email")
+) -> dict[str, Any]:
+    """The decision point of a contact search: which record, and which of its `fields`, to use.
+
+    By default a work-vs-personal address family: one contact, two addresses.
+    """
     return {
         "calls": [{"tool": "search_contacts", "args": {"query": target["name"]}}],
-        "fields": ["work_email", "personal_email"],
+        "fields": list(fields),
         "match": {"name": target["name"]},
     }
+
+
+def _email_at_work(
+    rng: random.Random,
+    pools: Pools,
+    state: dict[str, Any],
+    target: dict[str, Any],
+    company: list[str],
+    decision: dict[str, Any],
+) -> Instance:
+    """Email `target` at their work address with a subject drawn from the pools."""
+    return Instance(
+        fields={
+            "name": target["name"],
+            "company": company[0],
+            "subject": rng.choice(pools["subjects"]),
+        },
+        state=state,
+        expected=[{"kind": "email", "to": target["work_email"]}],
+        decision=decision,
+    )
 
 
 def _shuffled(rng: random.Random, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -92,16 +118,7 @@ def email_work_address(rng: random.Random, pools: Pools) -> Instance:
     (first, last), company = _people(rng, pools, 1)[0], rng.choice(pools["companies"])
     target = _contact(rng, first, last, company, pools, personal=True)
     state["contacts"] = _shuffled(rng, [*state["contacts"], target])
-    return Instance(
-        fields={
-            "name": target["name"],
-            "company": company[0],
-            "subject": rng.choice(pools["subjects"]),
-        },
-        state=state,
-        expected=[{"kind": "email", "to": target["work_email"]}],
-        decision=_address_decision(target),
-    )
+    return _email_at_work(rng, pools, state, target, company, _address_decision(target))
 
 
 def email_same_name(rng: random.Random, pools: Pools) -> Instance:
@@ -112,20 +129,8 @@ def email_same_name(rng: random.Random, pools: Pools) -> Instance:
     target = _contact(rng, first, last, company, pools, personal=False)
     twin = _contact(rng, first, last, other, pools, personal=False)
     state["contacts"] = _shuffled(rng, [*state["contacts"], target, twin])
-    return Instance(
-        fields={
-            "name": target["name"],
-            "company": company[0],
-            "subject": rng.choice(pools["subjects"]),
-        },
-        state=state,
-        expected=[{"kind": "email", "to": target["work_email"]}],
-        decision={
-            "calls": [{"tool": "search_contacts", "args": {"query": target["name"]}}],
-            "fields": ["work_email"],
-            "match": {"name": target["name"]},
-        },
-    )
+    decision = _address_decision(target, fields=("work_email",))
+    return _email_at_work(rng, pools, state, target, company, decision)
 
 
 def _invoice(rng: random.Random, vendor: str, number: str, amount: float, status: str) -> dict:
