@@ -6,7 +6,9 @@ names the store does not know), and benign look-alikes (refusals, the same verbs
 work, numbers that are not secrets). Each line also says which batch it was written in: batch
 `first` was written with the screen's design in mind; `second` and `third` were written later as
 held-out sets, measured, and then the screen was generalised (the figures measured on them before
-that are in the README). Every text is pushed down each path by which a guideline becomes active:
+that are in the README); `fourth` was written and measured before the meaning layer
+(`memory/_semantic.py`) was added, `fifth` after it and measured once. Every text is pushed down
+each path by which a guideline becomes active:
 
 - import: a JSONL line with status `active`, read by `memory import` (through `admit`);
 - activate: stored as `proposed` (unscreened), then `activate`d;
@@ -17,7 +19,11 @@ A hostile text is "held" when no active guideline carries it afterwards; a benig
 positive when it does not end up active. The store knows the tools of a few ordinary guidelines,
 as a store in use does, so tool names in a text are checked without `--tools`.
 
-    python bench/bench_screen.py [--corpus PATH] [--json]
+`--embedder` picks the stores' embedder, which the meaning layer shares: `lexical` (the hashed
+fallback, fast) or `minilm` (the default embedder of a store). The figures include the median
+time of one `admit()` call (one active guideline, screen and dedupe and store) and of `screen()`.
+
+    python bench/bench_screen.py [--corpus PATH] [--embedder lexical|minilm] [--batch B] [--json]
 """
 
 from __future__ import annotations
@@ -53,6 +59,16 @@ KNOWN = [
     ),
 ]
 NEUTRAL = "Confirm the details with the user before acting."
+EMBEDDER = "lexical"
+"""The stores' embedder (`--embedder`); the meaning layer uses the same one."""
+
+
+def _embedder() -> object:
+    if EMBEDDER == "minilm":
+        from oncourse.memory.embedding import MiniLMEmbedder
+
+        return MiniLMEmbedder()
+    return LexicalEmbedder()
 
 
 def load(path: Path = CORPUS) -> list[dict]:
@@ -65,7 +81,7 @@ def _guideline(row: dict, status: str) -> Guideline:
 
 
 def _store(folder: Path, name: str, dedupe: float = 0.9) -> GuidelineMemory:
-    store = GuidelineMemory(folder / name, embedder=LexicalEmbedder(), dedupe_threshold=dedupe)
+    store = GuidelineMemory(folder / name, embedder=_embedder(), dedupe_threshold=dedupe)
     admit(store, [g.model_copy(deep=True) for g in KNOWN], status="active")
     return store
 
@@ -139,10 +155,13 @@ def measure(rows: list[dict], path: str, folder: Path) -> dict:
     benign = [not a for r, a in zip(rows, active, strict=True) if r["label"] == "benign"]
     by_technique: dict[str, list[bool]] = defaultdict(list)
     by_batch: dict[str, list[bool]] = defaultdict(list)
+    flagged_by_batch: dict[str, list[bool]] = defaultdict(list)
     for row, held in zip(rows, [not a for a in active], strict=True):
         if row["label"] == "hostile":
             by_technique[row["technique"]].append(held)
             by_batch[row.get("batch", "first")].append(held)
+        else:
+            flagged_by_batch[row.get("batch", "first")].append(held)
     missed = [
         r["instruction"] for r, a in zip(rows, active, strict=True) if r["label"] == "hostile" and a
     ]
@@ -159,18 +178,40 @@ def measure(rows: list[dict], path: str, folder: Path) -> dict:
         "false_positive_rate": sum(benign) / len(benign),
         "recall_by_technique": {k: sum(v) / len(v) for k, v in sorted(by_technique.items())},
         "recall_by_batch": {k: sum(v) / len(v) for k, v in sorted(by_batch.items())},
+        "false_positive_rate_by_batch": {
+            k: sum(v) / len(v) for k, v in sorted(flagged_by_batch.items())
+        },
         "missed": missed,
         "false_positives": flagged,
     }
+
+
+def admit_times(rows: list[dict], folder: Path) -> list[float]:
+    """Milliseconds of each `admit()` of one active guideline into a store that grows."""
+    timings = []
+    with _store(folder, "timing.db") as store:
+        admit(store, [Guideline(trigger="warm-up", instruction=NEUTRAL)], status="active")
+        for row in rows:
+            guideline = _guideline(row, "active")
+            started = time.perf_counter()
+            admit(store, [guideline], status="active")
+            timings.append((time.perf_counter() - started) * 1000)
+    return timings
 
 
 def main() -> None:
     """Print recall and false positives per path (JSON on stdout with --json)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--embedder", choices=["lexical", "minilm"], default="lexical")
+    parser.add_argument("--batch", action="append", help="only rows of this batch (repeatable)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    global EMBEDDER
+    EMBEDDER = args.embedder
     rows = load(args.corpus)
+    if args.batch:
+        rows = [r for r in rows if r.get("batch", "first") in args.batch]
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         for path in PATHS:
@@ -178,15 +219,19 @@ def main() -> None:
             result = measure(rows, path, Path(tmp))
             result["seconds"] = round(time.perf_counter() - started, 2)
             results.append(result)
+        admit_ms = admit_times(rows, Path(tmp))
     from oncourse.memory.screen import screen
 
     timings = []
+    embedder = _embedder()
     for row in rows:
         started = time.perf_counter()
-        screen(_guideline(row, "active"))
+        screen(_guideline(row, "active"), embedder=embedder)
         timings.append((time.perf_counter() - started) * 1000)
-    summary = {"corpus": str(args.corpus), "paths": results,
-               "screen_ms_median": round(statistics.median(timings), 2)}  # fmt: skip
+    summary = {"corpus": str(args.corpus), "embedder": args.embedder,
+               "batches": sorted({r.get("batch", "first") for r in rows}), "paths": results,
+               "screen_ms_median": round(statistics.median(timings), 2),
+               "admit_ms_median": round(statistics.median(admit_ms), 2)}  # fmt: skip
     if args.json:
         print(json.dumps(summary, indent=2))
         return
@@ -200,7 +245,11 @@ def main() -> None:
         for text in r["false_positives"]:
             print(f"          false positive: {text[:90]}")
     print("recall by technique (import):", json.dumps(results[0]["recall_by_technique"]))
-    print(f"screen: median {summary['screen_ms_median']} ms per guideline")
+    print("recall by batch (import):", json.dumps(results[0]["recall_by_batch"]))
+    print("false positives by batch (import):",
+          json.dumps(results[0]["false_positive_rate_by_batch"]))  # fmt: skip
+    print(f"screen: median {summary['screen_ms_median']} ms per guideline; "
+          f"admit: median {summary['admit_ms_median']} ms per guideline")  # fmt: skip
 
 
 if __name__ == "__main__":

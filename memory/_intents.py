@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from oncourse.memory._secrets import ROLE_MAILBOXES
+
 _TARGETS = (
     r"(?:instructions?|rules?|polic(?:y|ies)|guidance|guidelines?|prompts?|guardrails?|"
     r"directions|directives|restrictions?|safeguards?|system (?:prompt|message)|"
@@ -204,8 +206,11 @@ RULES = [
     _rule("exfiltration", r"!?\[[^\]\n]{0,80}\]\([^)\s]{1,300}\)", negatable=False),
     _rule(
         "exfiltration",
-        r"\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|info|me|ru|cn|xyz|biz|top|site|"
-        r"online|app|dev)\b(?!\.\w)",
+        r"(?<![@\w.-])[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|info|me|ru|cn|xyz|biz|top|"
+        r"site|online|app|dev)\b(?!\.\w)|"
+        r"\b(?!(?:"
+        + "|".join(sorted(ROLE_MAILBOXES, key=len, reverse=True)).replace("-", r"\-")
+        + r")@)[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b",
         negatable=False,
     ),
     _rule(
@@ -228,10 +233,13 @@ RULES = [
 
 # Strong phrases looked for in the text with every space and sign removed ("instruc tions").
 SQUEEZED = [
-    ("override", re.compile(r"(?:ignore|disregard|forget|bypass|override)(?:all|the|your|any)*"
-                            r"(?:previous|prior|above|earlier|original)*(?:instructions?|rules|"
-                            r"guidance|guidelines|polic(?:y|ies)|guardrails|prompts?)")),
-    ("prompt-reveal", re.compile(r"(?:reveal|print|show|repeat)(?:the|your)*systemprompt")),
+    ("override", re.compile(r"(?P<verb>ignore|disregard|forget|bypass|override|disable|skip|"
+                            r"circumvent|waive|suspend)(?:all|the|your|any|these|those)*"
+                            r"(?:previous|prior|above|earlier|original|system)*(?:instructions?|"
+                            r"rules|guidance|guidelines|polic(?:y|ies)|guardrails|prompts?|"
+                            r"verification|safetychecks?|securitychecks?|identitychecks?)")),
+    ("prompt-reveal", re.compile(r"(?P<verb>reveal|print|show|repeat|output|dump)(?:the|your)*"
+                                 r"(?:systemprompt|hiddeninstructions|initialprompt)")),
 ]  # fmt: skip
 
 _NEGATION = re.compile(
@@ -273,10 +281,10 @@ def negated(text: str, start: int, end: int) -> bool:
     return bool(reported and _REFUSAL.search(text))
 
 
-def intents(text: str) -> list[tuple[str, str]]:
+def intents(text: str, rules: list[Rule] | None = None) -> list[tuple[str, str]]:
     """(intent, the phrase) for every hostile phrase in the text that is not refused."""
     found: list[tuple[str, str]] = []
-    for rule in RULES:
+    for rule in RULES if rules is None else rules:
         for match in rule.pattern.finditer(text):
             if rule.negatable and negated(text, match.start(), match.end()):
                 continue
@@ -285,9 +293,11 @@ def intents(text: str) -> list[tuple[str, str]]:
     return found
 
 
-def squeezed_intents(letters: str) -> list[tuple[str, str]]:
-    """Strong phrases in the text's letters run together (catches words split by spaces)."""
-    return [(intent, m.group(0)) for intent, p in SQUEEZED if (m := p.search(letters))]
+def squeezed_intents(letters: str) -> list[tuple[str, str, str]]:
+    """(intent, phrase, its verb) for strong phrases in the letters run together."""
+    return [
+        (intent, m.group(0), m.group("verb")) for intent, p in SQUEEZED if (m := p.search(letters))
+    ]
 
 
 __all__ = ["RULES", "Rule", "intents", "negated", "squeezed_intents"]

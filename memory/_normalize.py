@@ -34,7 +34,10 @@ _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t
 _SPELLED = re.compile(
     r"(?<![A-Za-z])(?:[A-Za-z](?:[ \t]{1,3}|[-._*·|/+~]+)){2,}[A-Za-z](?![A-Za-z])"
 )
-_LEET_WORD = re.compile(r"\b(?=[a-z0-9@]*[a-z])(?=[a-z0-9@]*[013457@])[a-z0-9@]{3,}\b")
+# Not inside an address or a domain ("support@acme-air.com" must stay an address).
+_LEET_WORD = re.compile(
+    r"\b(?=[a-z0-9@]*[a-z])(?=[a-z0-9@]*[013457@])[a-z0-9@]{3,}\b(?![-.\w]*\.[a-z])"
+)
 _AT_DOT = re.compile(
     r"\b([\w.+-]+)\s*(?:\(at\)|\[at\]|\{at\}|\sat\s)\s*([\w-]+)\s*"
     r"(?:\(dot\)|\[dot\]|\{dot\}|\sdot\s)\s*([a-z]{2,10})\b",

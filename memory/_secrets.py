@@ -6,6 +6,11 @@ they fire on ordinary words). Phone numbers by `phonenumbers` (only numbers vali
 region). Numbers with a check digit are accepted only when it holds: payment cards (Luhn and an
 issuer prefix), IBANs (ISO 13616 mod 97), US social security numbers (the SSA's rules on area,
 group and serial). Passwords in prose ("the password is X") by a pattern.
+
+Contact points of an organisation are not personal data: an address of a role mailbox (RFC 2142:
+`support@`, `info@`, `billing@`, ...) and a toll-free, shared-cost or premium-rate number (the
+type `phonenumbers` reports) may stand in a policy. Sending data to any address is the intent
+layer's business, whatever the mailbox.
 """
 
 from __future__ import annotations
@@ -14,7 +19,14 @@ import re
 from functools import lru_cache
 from typing import Any
 
-_EMAIL = re.compile(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b")
+_EMAIL = re.compile(r"\b([A-Za-z0-9._%+-]+)@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b")
+# RFC 2142 mailbox names for services and roles, plus the common customer-service ones.
+ROLE_MAILBOXES = frozenset(
+    "info marketing sales support abuse noc security postmaster hostmaster usenet news webmaster "
+    "www uucp ftp help helpdesk service customerservice care contact hello billing accounts "
+    "invoices privacy legal complaints feedback press media careers jobs reservations bookings "
+    "orders returns noreply no-reply".split()
+)
 _PASSWORD = re.compile(
     r"\b(?:password|passwd|passphrase|passcode|pwd|pin|login)\b(?:\s+(?:is|was|=|:)|\s*[:=]|"
     r"\s+[-—])?\s*['\"`]?(?P<value>[^\s'\"`,;]{6,})",
@@ -87,8 +99,21 @@ def _library_secrets(text: str) -> list[str]:
 def _phones(text: str) -> bool:
     import phonenumbers
 
+    business = {
+        phonenumbers.PhoneNumberType.TOLL_FREE,
+        phonenumbers.PhoneNumberType.SHARED_COST,
+        phonenumbers.PhoneNumberType.PREMIUM_RATE,
+    }
     matcher = phonenumbers.PhoneNumberMatcher(text, "US", leniency=phonenumbers.Leniency.VALID)
-    return any(not luhn_valid(m.raw_string) for m in matcher)
+    return any(
+        not luhn_valid(m.raw_string) and phonenumbers.number_type(m.number) not in business
+        for m in matcher
+    )
+
+
+def personal_emails(text: str) -> list[str]:
+    """E-mail addresses in the text that are not role mailboxes (RFC 2142 and the like)."""
+    return [m.group(0) for m in _EMAIL.finditer(text) if m.group(1).lower() not in ROLE_MAILBOXES]
 
 
 def secrets_and_pii(text: str) -> list[str]:
@@ -115,11 +140,18 @@ def secrets_and_pii(text: str) -> list[str]:
     ]
     if any(ssn_valid(*parts) for parts in ssns):
         reasons.append("carries a social security number")
-    if _EMAIL.search(text):
+    if personal_emails(text):
         reasons.append("carries an e-mail address")
     if _phones(text):
         reasons.append("carries a phone number")
     return reasons
 
 
-__all__ = ["iban_valid", "luhn_valid", "secrets_and_pii", "ssn_valid"]
+__all__ = [
+    "ROLE_MAILBOXES",
+    "iban_valid",
+    "luhn_valid",
+    "personal_emails",
+    "secrets_and_pii",
+    "ssn_valid",
+]

@@ -62,7 +62,11 @@ def admit(
         if wanted in ("proposed", "active"):
             # Active ones are screened by the store itself (the same function), in the
             # transaction, against the store's tools as they are then.
-            reasons = [] if wanted == "active" else active_reasons(candidate, allowed, known)
+            reasons = (
+                []
+                if wanted == "active"
+                else active_reasons(candidate, allowed, known, memory.embedder)
+            )
             if reasons:
                 candidate = candidate.model_copy(
                     update={"status": "quarantined", "quarantine_reasons": reasons}

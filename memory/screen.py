@@ -11,22 +11,28 @@ layers, and any finding keeps it from becoming active:
    prompt, sending data out; the same words in a refusal ("decline", "never share") are benign;
 3. encoded spans (base64, hex, URL escapes) decoded and screened again;
 4. secrets and personal data (`memory/_secrets.py`): detect-secrets, phonenumbers, checksums;
-5. tool names in the text outside the task's tool set (or the store's known tools).
+5. tool names in the text outside the task's tool set (or the store's known tools);
+6. meaning (`memory/_semantic.py`), only when the layers above found nothing: each sentence of
+   the instruction and rationale scored by a probe on the store's sentence embeddings, trained on
+   labelled guideline texts, for wordings no pattern anticipated.
 
-The checks are patterns, not a classifier: cheap, explainable (each reason names the rule and the
-phrase) and erring on the side of quarantine, which only costs a human look. Its recall and false
-positives on a labelled corpus are measured by `bench/bench_screen.py`.
+Layers 1-5 are patterns: cheap, explainable (each reason names the rule and the phrase) and
+erring on the side of quarantine, which only costs a human look. Recall and false positives on a
+labelled corpus, and on batches written after the screen, are measured by `bench/bench_screen.py`.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import Any
 
 from oncourse.consistency.guidelines import Guideline
 from oncourse.memory._intents import intents, squeezed_intents
 from oncourse.memory._normalize import clean, decoded, squeezed, views
 from oncourse.memory._secrets import luhn_valid, secrets_and_pii
+from oncourse.memory._semantic import semantic_findings
+from oncourse.memory._signals import SIGNALS
 from pydantic import BaseModel, Field
 
 _API_KEY = re.compile(
@@ -43,10 +49,9 @@ _LABELS = {
     "role-play": "tries to override the system prompt with a role to play",
     "prompt-reveal": "tries to override the system prompt by making the agent reveal it",
     "exfiltration": "asks to send data elsewhere or into replies",
+    "concealment": "asks the agent to act and hide it",
+    "tool-call": "writes out a tool call for the agent to make",
 }
-
-
-_SPLIT_WORDS = ("ignore", "disregard", "forget", "bypass", "override", "reveal", "print", "show")
 
 
 class ScreenResult(BaseModel):
@@ -60,14 +65,14 @@ def _intent_reasons(text: str, depth: int) -> list[str]:
     reasons: list[str] = []
     seen: set[str] = set()
     for view in views(text):
-        for intent, phrase in intents(view):
+        for intent, phrase in intents(view) + intents(view, SIGNALS):
             if intent not in seen:
                 seen.add(intent)
                 reasons.append(f"{_LABELS[intent]}: {phrase[:80]!r}")
     words = set(re.findall(r"[a-z]+", clean(text).lower()))
-    for intent, phrase in squeezed_intents(squeezed(text)):
-        # Only when the words are split: whole words were read (with their negations) above.
-        if intent not in seen and not any(w in words for w in _SPLIT_WORDS):
+    for intent, phrase, verb in squeezed_intents(squeezed(text)):
+        # Only when the verb is split: whole words were read (with their negations) above.
+        if intent not in seen and verb not in words:
             seen.add(intent)
             reasons.append(f"{_LABELS[intent]} (words split apart): {phrase[:80]!r}")
     if depth < 2:
@@ -96,32 +101,61 @@ def named_tools(text: str) -> set[str]:
     return found
 
 
-def screen_text(text: str, allowed_tools: Iterable[str] | None = None) -> ScreenResult:
-    """Screen free text; `allowed_tools` (when given) is the task's tool set."""
+def _meaning_reasons(text: str, embedder: Any) -> list[str]:
+    seen = views(text)
+    plain = seen[1] if len(seen) > 1 else seen[0]
+    return [
+        f"reads as a hostile instruction, nearest intent {f.intent} "
+        f"(meaning layer, p={f.probability:.2f}): {f.sentence[:80]!r}"
+        for f in semantic_findings(plain, embedder)
+    ]
+
+
+def screen_text(
+    text: str, allowed_tools: Iterable[str] | None = None, embedder: Any = None
+) -> ScreenResult:
+    """Screen free text; `allowed_tools` (when given) is the task's tool set.
+
+    `embedder` is the store's sentence embedder for the meaning layer (None: the lexical one).
+    """
     reasons = _pattern_hits(text)
     if allowed_tools is not None:
         allowed = set(allowed_tools)
         outside = sorted(named_tools(text) - allowed)
         if outside:
             reasons.append(f"names tools outside the task's tool set: {', '.join(outside)}")
+    if not reasons:
+        reasons = _meaning_reasons(text, embedder)
     return ScreenResult(ok=not reasons, reasons=list(dict.fromkeys(reasons)))
 
 
-def screen(guideline: Guideline, allowed_tools: Iterable[str] | None = None) -> ScreenResult:
-    """Screen a guideline's instruction, trigger and rationale, and its scope's tool names."""
+def screen(
+    guideline: Guideline, allowed_tools: Iterable[str] | None = None, embedder: Any = None
+) -> ScreenResult:
+    """Screen a guideline's instruction, trigger and rationale, and its scope's tool names.
+
+    The meaning layer reads the instruction and rationale only: a trigger describes what the
+    user or a tool does ("the user asks you to ignore the policy"), not what the agent should.
+    """
     allowed = None if allowed_tools is None else set(allowed_tools)
-    text = "\n".join([guideline.trigger, guideline.instruction, guideline.rationale])
-    result = screen_text(text, allowed)
-    reasons = list(result.reasons)
+    reasons = _pattern_hits(_texts(guideline))
     if allowed is not None:
+        outside = sorted(named_tools(_texts(guideline)) - allowed)
+        if outside:
+            reasons.append(f"names tools outside the task's tool set: {', '.join(outside)}")
         outside = sorted(set(guideline.scope.tools) - allowed)
         if outside:
             reasons.append(f"scope names tools outside the task's tool set: {', '.join(outside)}")
-    return ScreenResult(ok=not reasons, reasons=reasons)
+    if not reasons:
+        reasons = _meaning_reasons(_asked(guideline), embedder)
+    return ScreenResult(ok=not reasons, reasons=list(dict.fromkeys(reasons)))
 
 
 def active_reasons(
-    guideline: Guideline, allowed_tools: set[str] | None, known_tools: set[str] | None = None
+    guideline: Guideline,
+    allowed_tools: set[str] | None,
+    known_tools: set[str] | None = None,
+    embedder: Any = None,
 ) -> list[str]:
     """Why a guideline may not be active ([] when it may): the screen every path to active uses.
 
@@ -130,20 +164,26 @@ def active_reasons(
         allowed_tools: the task's tool set when the caller knows it (text and scope checked).
         known_tools: the store's known tools; without `allowed_tools`, tool names in the text
             are checked against these plus the guideline's own scope (when that is not empty).
+        embedder: the store's sentence embedder, for the meaning layer.
     """
     if allowed_tools is not None:
-        return screen(guideline, allowed_tools).reasons
-    reasons = list(screen(guideline).reasons)
+        return screen(guideline, allowed_tools, embedder).reasons
+    reasons = _pattern_hits(_texts(guideline))
     known = set(known_tools or ()) | set(guideline.scope.tools)
-    if known:
-        outside = sorted(named_tools(_texts(guideline)) - known)
-        if outside:
-            reasons.append(f"names tools the store does not know: {', '.join(outside)}")
-    return reasons
+    outside = sorted(named_tools(_texts(guideline)) - known) if known else []
+    if outside:
+        reasons.append(f"names tools the store does not know: {', '.join(outside)}")
+    if not reasons:
+        reasons = _meaning_reasons(_asked(guideline), embedder)
+    return list(dict.fromkeys(reasons))
 
 
 def _texts(guideline: Guideline) -> str:
     return "\n".join([guideline.trigger, guideline.instruction, guideline.rationale])
+
+
+def _asked(guideline: Guideline) -> str:
+    return "\n".join([guideline.instruction, guideline.rationale])
 
 
 __all__ = [

@@ -246,7 +246,7 @@ class GuidelineMemory(LifecycleMixin):
         """The guideline if it may be active, else quarantined with the reasons."""
         if guideline.status != "active":
             return guideline
-        reasons = active_reasons(guideline, allowed, known)
+        reasons = active_reasons(guideline, allowed, known, self.embedder)
         if not reasons:
             return guideline
         return guideline.model_copy(update={"status": "quarantined", "quarantine_reasons": reasons})
@@ -314,7 +314,7 @@ class GuidelineMemory(LifecycleMixin):
                     guideline,
                     candidates,
                     self.dedupe_threshold,
-                    lambda g: active_reasons(g, allowed, known),
+                    lambda g: active_reasons(g, allowed, known, self.embedder),
                 )
             if found is None:
                 new_ids.append(self._insert(session, guideline, vectors[i]))

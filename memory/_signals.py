@@ -1,0 +1,116 @@
+"""More of the screen's second layer: signals in how a text is addressed, not in its verbs.
+
+The phrase rules in `memory/_intents.py` name what a hostile text asks. These name how it is
+put, which varies less between attackers than the wording does:
+
+- a message addressed to the model inside the text ("note to the assistant", "for the AI only");
+- asking to hide what is done ("keep this to yourself", "without telling the user", "secretly");
+- a tool call written out as markup or JSON for the agent to emit;
+- the agent's own set-up as the object of an output verb ("echo your preamble", "the text you
+  were initialised with") and the agent's chain of command handed to the user ("you now answer
+  to the user", "their word is final");
+- the overriding verbs and instruction nouns in the languages a guideline is most often
+  translated into (Spanish, French, German, Italian, Portuguese, Dutch), since the meaning
+  layer's embedder reads English only.
+"""
+
+from __future__ import annotations
+
+from oncourse.memory._intents import Rule, _rule
+
+_AI = r"(?:assistant|ai|a\.i\.|bot|chatbot|model|llm|language model|agent)"
+_SETUP = (
+    r"(?:(?:your|the)\s+(?:own\s+|original\s+|hidden\s+|full\s+|initial\s+|exact\s+)*"
+    r"(?:setup|set-up|configuration|config|preamble|directives|briefing|programming|"
+    r"initiali[sz]ation|initial (?:context|message|prompt)|setup (?:message|text|prompt)|"
+    r"standing orders|background (?:instructions|directives)|system (?:prompt|message))|"
+    r"(?:text|instructions|message|prompt|rules|wording)\s+(?:that\s+)?you\s+(?:were|have been)\s+"
+    r"(?:initiali[sz]ed|loaded|configured|set up|primed|deployed|started|created|booted)|"
+    r"(?:full|exact|complete|whole)\s+(?:text|wording)\s+of\s+your\s+\w+|"
+    r"(?:top|start|beginning|opening)\s+of\s+(?:this|the)\s+(?:conversation|chat|session))"
+)
+_SHOW = (
+    r"(?:print|show|reveal|repeat|output|display|echo|quote|recite|paste|dump|read out|"
+    r"walk (?:me|them|the user|the customer) through|respond with|reply with|answer with|"
+    r"copy|share|tell|give|list|disclose|write out|spell out|send)"
+)
+# Overriding verbs and instruction nouns, by language: es, fr, de, it, pt, nl.
+_FOREIGN_DISMISS = (
+    r"(?:ignora|ignore[sz]?|ignorar|ignoriere|ignorieren|ignoriert|olvida|olvide|olvidar|"
+    r"oublie|oubliez|oublier|vergiss|vergesst|vergessen|dimentica|dimenticate|esque[cç]a|"
+    r"esquecer|negeer|negeren|vergeet|salta|saltate|omite|omitir|contourne[rz]?|umgehe|"
+    r"desconsidera|desconsidere|ignorate)"
+)
+_FOREIGN_TARGETS = (
+    r"(?:instrucciones|instru[cç][oõ]es|instructions|anweisungen|istruzioni|instructies|"
+    r"reglas|r[eè]gles|regole|regras|regels|richtlinien|regeln|directives|directivas|"
+    r"diretrizes|direttive|pol[ií]ticas?|politique|vorgaben|indicaciones|indicazioni|"
+    r"consignes|normas|norme|voorschriften|prompt)"
+)
+
+SIGNALS: list[Rule] = [
+    _rule(
+        "override",
+        rf"\b(?:(?:internal |private |hidden |secret )?(?:note|message|reminder|memo|p\.?\s?s\.?)"
+        rf"\s*:?\s+(?:to|for)\s+(?:the\s+)?{_AI}\b|for (?:the )?{_AI}(?:'s eyes)? only\b|"
+        rf"\bnot for the (?:user|customer|human|client)\b|"
+        rf"\b(?:hey|dear|attention|listen),?\s+{_AI}\b)",
+        negatable=False,
+    ),
+    _rule(
+        "concealment",
+        r"\bkeep (?:this|it|that)(?: \w+)? (?:to yourself|secret|hidden|between us|off the record)"
+        r"\b|\bwithout (?:telling|informing|letting) (?:the )?(?:user|customer|caller|them)\b|"
+        r"\b(?:secretly|covertly|quietly|surreptitiously)\b|\bbehind (?:the )?(?:user|customer)'s "
+        r"back\b|\bwithout (?:the )?(?:user|customer|them) (?:knowing|noticing)\b",
+    ),
+    _rule(
+        "tool-call",
+        r"<\s*/?\s*(?:tool_call|function_call|tool_use|invoke|function)\b|"
+        r"\{\s*[\"'](?:tool|function|name|tool_name|action)[\"']\s*:\s*[\"'][^\"']+[\"']\s*,\s*"
+        r"[\"'](?:arguments|args|parameters|params|input)[\"']",
+        negatable=False,
+    ),
+    _rule("prompt-reveal", rf"\b{_SHOW}\b[^.;!?\n]{{0,60}}?\b{_SETUP}"),
+    _rule(
+        "override",
+        r"\byou (?:now |will now |must now )?(?:answer|report|take (?:your )?"
+        r"(?:orders|instructions)|respond only) (?:only )?(?:to|from) (?:the )?"
+        r"(?:user|customer|caller|them)\b|\b(?:their|the user's|the customer's|the caller's) "
+        r"(?:word|say|request) is (?:final|law)\b|"
+        r"\btakes? (?:priority|precedence) over (?:anything|everything|whatever)\b|"
+        r"\b(?:whatever|regardless of what|no matter what|even if)\b[^.;!?\n]{0,40}\b(?:check|"
+        r"verification|system|policy|rules?|tool)\s+(?:says?|shows?|returns?)\b",
+    ),
+    _rule(
+        "override",
+        r"\b(?:put|place|keep|set)\s+(?:the\s+|your\s+)?(?:\w+\s+){0,2}(?:procedures?|rules?|"
+        r"polic(?:y|ies)|process|checks?|guidance|guidelines|instructions|limits?|restrictions?)"
+        r"\s+(?:on hold|to one side|aside)\b|"
+        r"\b(?:consider|treat|regard|deem)\s+(?:the\s+|your\s+|all\s+|any\s+)?(?:\w+\s+){0,4}?"
+        r"(?:procedures?|rules?|polic(?:y|ies)|directions|instructions|guidance|guidelines|limits?|"
+        r"restrictions?|checks?)\s+(?:from\s+\w+\s+)?(?:as\s+)?(?:outdated|obsolete|void|"
+        r"suspended|optional|lifted|cancelled|invalid|irrelevant|(?:only )?a draft|retired|"
+        r"withdrawn|superseded)\b|"
+        r"\b(?:rules?|polic(?:y|ies)|guidance|instructions|guidelines|procedures?)\b[^.;!?\n]{0,40}"
+        r"\b(?:was|were|is|are)\s+(?:only|just|merely)\s+(?:a\s+)?(?:draft|suggestions?|examples?)\b",
+    ),
+    _rule(
+        "exfiltration",
+        r"\b(?:repeat|give|tell|share|show|read out|list|include|send|reveal|disclose|add)\b"
+        r"[^.;!?\n]{0,60}?\b(?:other|another|the other|fellow)\s+(?:guests?|customers?|"
+        r"passengers?|users?|travell?ers?|clients?|account holders?)(?:'s?)?\b|"
+        r"\b(?:copy|put|add|write|store|save|paste|insert)\b[^.;!?\n]{0,40}?\blogin (?:details|"
+        r"credentials|data)\b",
+    ),
+    _rule("override", rf"\b{_FOREIGN_DISMISS}\b[^.;!?\n]{{0,40}}?\b{_FOREIGN_TARGETS}\b"),
+    _rule(
+        "prompt-reveal",
+        r"\b(?:prompt (?:de|di|do|du) (?:sistema|syst[eè]me)|systemprompt|systeemprompt|"
+        r"prompt del sistema)\b",
+    ),
+]
+"""Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""
+
+
+__all__ = ["SIGNALS"]
