@@ -48,9 +48,9 @@ def _count(text: str) -> int:
 
 
 def placebo_instruction(guideline: Guideline, count: Callable[[str], int] = _count) -> str:
-    """Generic advice about as long (in tokens) as the guideline's instruction, fixed per id."""
+    """Generic advice about as long (in tokens) as the guideline's instruction, fixed per text."""
     target = count(guideline.instruction)
-    start = int(hashlib.sha256(guideline.id.encode()).hexdigest(), 16) % len(PLACEBO_ADVICE)
+    start = int(_content_key(guideline), 16) % len(PLACEBO_ADVICE)
     sentences: list[str] = []
     for step in range(4 * len(PLACEBO_ADVICE)):
         candidate = PLACEBO_ADVICE[(start + step) % len(PLACEBO_ADVICE)]
@@ -61,9 +61,18 @@ def placebo_instruction(guideline: Guideline, count: Callable[[str], int] = _cou
     return " ".join(sentences)
 
 
+def _content_key(guideline: Guideline) -> str:
+    """A digest of what the guideline says (its trigger and instruction).
+
+    Ids are random, so ordering by them would make the controls differ between two runs of the
+    same command on the same learned content.
+    """
+    return hashlib.sha256(f"{guideline.trigger}\n{guideline.instruction}".encode()).hexdigest()
+
+
 def shuffled_instructions(guidelines: Sequence[Guideline]) -> dict[str, str]:
-    """Guideline id -> the instruction of the next guideline in id order (a rotation by one)."""
-    ordered = sorted(guidelines, key=lambda g: g.id)
+    """Guideline id -> the instruction of the next guideline in content order (a rotation)."""
+    ordered = sorted(guidelines, key=lambda g: (_content_key(g), g.id))
     if len(ordered) < 2:
         return {g.id: g.instruction for g in ordered}
     return {g.id: ordered[(i + 1) % len(ordered)].instruction for i, g in enumerate(ordered)}

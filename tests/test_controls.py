@@ -142,3 +142,18 @@ def test_bench_controls_meets_the_issue_thresholds(tmp_path: Path) -> None:
     assert correct["memory_vs_placebo_all_n"] > 0
     assert inverted["memory_per_run_lift"] <= -5
     assert all(report["checks"].values())
+
+
+def test_controls_depend_on_what_guidelines_say_not_on_their_random_ids() -> None:
+    # Regression: the rotation followed the (random) ids, so two demo runs on the same learned
+    # content gave different shuffled arms (heldout 72% vs 73%).
+    texts = [("t0", "do 0"), ("t1", "do 1"), ("t2", "do 2")]
+    first = [Guideline(trigger=t, instruction=i) for t, i in texts]
+    second = [Guideline(trigger=t, instruction=i) for t, i in texts]
+    by_text = lambda gs, swapped: {g.instruction: swapped[g.id] for g in gs}  # noqa: E731
+    assert by_text(first, shuffled_instructions(first)) == by_text(
+        second, shuffled_instructions(second)
+    )
+    assert [placebo_instruction(g, count=_words) for g in first] == [
+        placebo_instruction(g, count=_words) for g in second
+    ]
