@@ -393,13 +393,7 @@ def find_decision(
     decision: ColumnSplit | None = None
     why: dict[int, str] = {}
     if consequence is not None:
-        decision = _trace_back(cells, consequence, splits, len(outcomes))
-        if decision is not consequence:
-            why[decision.column] = "the same runs already split the same way here"
-        proposal = _proposal(cells, consequence, decision, outcomes, rows, texts)
-        if proposal is not None:
-            decision = proposal
-            why[decision.column] = "the reply that proposed the consequence's write"
+        decision = _behind(cells, consequence, splits, outcomes, rows, texts, why)
     elif separating:
         decision = max(separating, key=lambda s: (_score(s), -s.column))
     if decision is not None and decision.context_driven is None:
@@ -431,6 +425,31 @@ def find_decision(
             )
         )
     return out
+
+
+def _behind(
+    cells: _Cells,
+    consequence: ColumnSplit,
+    splits: dict[int, ColumnSplit],
+    outcomes: Sequence[bool],
+    rows: list[set[int]],
+    texts: TextClusterer,
+    why: dict[int, str],
+) -> ColumnSplit:
+    """The decision behind a consequence: traced back, the proposal, or the question asked."""
+    decision = _trace_back(cells, consequence, splits, len(outcomes))
+    if decision is not consequence:
+        why[decision.column] = "the same runs already split the same way here"
+    proposal = _proposal(cells, consequence, decision, outcomes, rows, texts)
+    if proposal is not None:
+        why[proposal.column] = "the reply that proposed the consequence's write"
+        return proposal
+    if decision is consequence:
+        asked = _asked_first(cells, consequence, outcomes, rows, texts)
+        if asked is not None:
+            why[asked.column] = "one side asked the user first, the other acted"
+            return asked
+    return decision
 
 
 def _trace_back(
@@ -505,6 +524,72 @@ def _proposal(
             return None  # the proposal does not tell the writer's runs from the others
         split.context_driven = _context_driven(cells, split, texts)
         return split
+    return None
+
+
+_QUESTIONS = ("ask", "confirm")
+
+
+def _asked_before(cells: _Cells, r: int, column: int) -> int | None:
+    """The column of run r's question to the user right before its step at `column`, if any.
+
+    Notes, lookups and failed calls in between are skipped; any other step means the run acted
+    (or answered) without asking first.
+    """
+    at = cells.step(r, column)
+    run = cells.runs[r]
+    for i in range(at - 1, -1, -1):
+        kind = cells.kind(r, i)
+        if kind in ("scratch", "read") or _failed(run.steps[i]):
+            continue
+        if kind == "reply" and main_decision(_reply_text(run, i)) in _QUESTIONS:
+            pos = cells.canon.runs[r].order.index(i)
+            return cells.alignment.columns[r][pos]
+        return None
+    return None
+
+
+def _asked_first(
+    cells: _Cells,
+    consequence: ColumnSplit,
+    outcomes: Sequence[bool],
+    all_rows: list[set[int]],
+    texts: TextClusterer,
+) -> ColumnSplit | None:
+    """Ask vs act: one side asked the user a question right before the consequence's step.
+
+    The other side took its step there without asking, so the user's answer (which makes the
+    consequence look context-driven) only exists on the asking side: the decision is the
+    question, at a column where the other side has no question.
+    """
+    if consequence.context_driven is None:
+        consequence.context_driven = _context_driven(cells, consequence, texts)
+    if not consequence.context_driven:
+        return None
+    high = [r for g in consequence.groups[: consequence.cut] for r in g]
+    low = [r for g in consequence.groups[consequence.cut :] for r in g]
+    for side, other in ((high, low), (low, high)):
+        present = [r for r in side if cells.step(r, consequence.column) >= 0]
+        if len(present) < len(side) or not present:
+            continue
+        columns = {_asked_before(cells, r, consequence.column) for r in side}
+        if None in columns or len(columns) != 1:
+            continue
+        if any(
+            cells.step(r, consequence.column) >= 0
+            and _asked_before(cells, r, consequence.column) is not None
+            for r in other
+        ):
+            continue
+        column = next(iter(columns))
+        if column is None:
+            continue
+        keys = {cells.key(r, column) for r in side}
+        if keys & {cells.key(r, column) for r in other}:
+            continue
+        split = _split(cells, column, outcomes, all_rows)
+        split.context_driven = _context_driven(cells, split, texts)
+        return split if not split.context_driven else None
     return None
 
 

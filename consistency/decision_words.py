@@ -37,6 +37,9 @@ _PATTERNS: dict[DecisionWord, re.Pattern[str]] = {
         r"\b(?:could you (?:please )?(?:provide|tell|share|specify|give|let me know|check)|"
         r"can you (?:please )?(?:provide|tell|share|specify|give)|please (?:provide|share|"
         r"specify|let me know (?:which|what|the|your))|may i have|what is your|which (?:one|of))\b"
+        # A question that asks the user to choose or name something ("Which line should get
+        # roaming?"); "What can I do for you?" is a greeting, not a question about the task.
+        r"|(?:^|[.!?:]\s+)(?:which|what)\b(?! can i\b)[^.!?]*\?"
     ),
     "transfer": re.compile(
         r"\b(?:transfer(?:ring|red)? you|human agent|live agent|a representative|escalat\w*|"

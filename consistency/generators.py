@@ -366,7 +366,18 @@ def lesson_text(evidence: LessonEvidence) -> tuple[str, str, str] | None:
     when = f"When {condition}" if condition else (f"When {situation}" if situation else "")
     chosen = [f"{t} {evidence.choices[t]}" if t in evidence.choices else t for t in missing]
     harmful = [t for t in harmful if t not in evidence.choices]
-    if missing:
+    asked = (
+        evidence.winner_move == "ask"
+        and evidence.loser_move == "stop"
+        and bool(missing)
+        and all(t in evidence.choices for t in missing)
+    )
+    if asked:
+        # The passing runs asked the user where the failing ones went on and chose themselves.
+        do = f"ask the user which one they mean before you call {_join(missing)}"
+        head = f"{when}, {do}" if when else f"{do[0].upper()}{do[1:]}"
+        head += "; runs that chose without asking failed."
+    elif missing:
         do = f"call {_join(chosen)}"
         if len(set(missing)) > 1:
             do = f"make every change the user asked for: call {_join(chosen)}"

@@ -4,7 +4,8 @@ Each case is 3-5 runs of one task in tau-bench's file shape (OpenAI chat message
 `reward` 1.0 for a pass), written by reading the five mixed tasks of the public airline sample
 and moving their shapes elsewhere: a retail refund where two orders look alike, a final-sale
 refund the agent must refuse, a coding agent that edits the test instead of the code, a telecom
-plan change where the user changes their mind (context-driven), and runs that differ only in
+plan change where the user changes their mind (context-driven), a telecom account with two
+lines where only the passing runs ask which one (ask vs act), and runs that differ only in
 scratch calls. Tool names, fields and wordings are this file's own; the analyzer and the
 generator know none of them.
 
@@ -347,6 +348,40 @@ def scratch_only() -> Case:
     return Case("shop-scratch-only", SHOP, runs, abstain="scratch")
 
 
+LINES = {
+    "account": "acc_301",
+    "lines": [
+        {"number": "555-0142", "owner": "Sam", "roaming": False},
+        {"number": "555-0177", "owner": "Kim", "roaming": False},
+    ],
+}
+
+
+def which_line() -> Case:
+    """Two lines on the account: passing runs ask which one; failing runs pick one and write."""
+    runs = []
+    for trial, reward in enumerate([0.0, 1.0, 0.0, 0.0, 1.0]):
+        run = _Run(trial, reward).user(
+            "Please turn on international roaming on my account acc_301."
+        )
+        run.call("get_lines", LINES, account="acc_301")
+        if reward:
+            run.say(
+                "Your account has two lines, 555-0142 (Sam) and 555-0177 (Kim). Which line "
+                "should get international roaming?",
+                decisive=True,
+            )
+            run.user("Kim's line, 555-0177.")
+            run.call("set_roaming", {"ok": True}, line="555-0177", enabled=True)
+            run.say("International roaming is now on for 555-0177.")
+        else:
+            run.call("set_roaming", {"ok": True}, decisive=True, line="555-0142", enabled=True)
+            run.say("International roaming is now on for 555-0142.")
+            run.user("Wait, that's Sam's line, I meant Kim's. Anyway, thanks.")
+        runs.append(run)
+    return Case("telco-which-line", TELCO, runs, lesson=["ask the user", "set_roaming"])
+
+
 CASES = {
     case.task_id: case
     for case in (
@@ -355,6 +390,7 @@ CASES = {
         coding_fix(),
         plan_change_user_changed_mind(),
         scratch_only(),
+        which_line(),
     )
 }
 """Every case, by task id."""

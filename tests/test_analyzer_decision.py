@@ -178,6 +178,19 @@ def test_a_deferral_is_not_a_request_to_confirm(text: str, word: str):
     assert main_decision(text) == word
 
 
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("You have two lines on the account. Which line should get roaming?", "ask"),
+        ("What size would suit you best?", "ask"),
+        ("Hi, what can I do for you?", "inform"),
+        ("Which plan you pick is up to you.", "inform"),
+    ],
+)
+def test_a_question_that_makes_the_user_choose_asks(text: str, word: str):
+    assert main_decision(text) == word
+
+
 def test_opposite_decisions_share_most_words():
     assert "refuse" in decision_words("I can't issue the certificate for this trip.")
     assert "refuse" not in decision_words("I can issue the certificate for this trip.")

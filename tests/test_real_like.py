@@ -34,9 +34,17 @@ def _check(case: Case, runs: list[Trajectory], a: TaskAnalysis) -> None:
     assert a.divergence.context_driven is case.context_driven
     if case.decisive:
         # Every run a reader marked sits in the decision's branches at a step they marked.
+        # A run with no step at the decision (it went straight on) must meet the consequence
+        # at a step the reader marked (it acted where the others asked).
+        later = {
+            run_id: step
+            for branch in (a.consequence.branches if a.consequence else [])
+            for run_id, step in zip(branch.runs, branch.steps, strict=True)
+        }
         for branch in a.divergence.branches:
             for run_id, step in zip(branch.runs, branch.steps, strict=True):
-                assert step in case.decisive[run_id], (run_id, step, case.decisive[run_id])
+                at = later.get(run_id, -1) if step < 0 else step
+                assert at in case.decisive[run_id], (run_id, step, case.decisive[run_id])
     if case.abstain is not None:
         with pytest.raises(NoGuideline, match=case.abstain):
             make_generator("contrastive").generate(a, runs)
