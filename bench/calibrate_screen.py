@@ -1,6 +1,7 @@
 """Train and calibrate the screen's meaning layer (`memory/_semantic.py`) on the older batches.
 
-For each embedder (MiniLM, and the hashed lexical fallback) this fits an L2-regularised logistic
+For the MiniLM embedder (the hashed lexical one has no probe: it reads words, not meaning, and
+its probe flagged ordinary rationales) this fits an L2-regularised logistic
 regression (Newton's method on the objective of scikit-learn's `LogisticRegression(C=1,
 class_weight="balanced")`) on the sentence vectors of the corpus batches `first`, `second` and
 `third` plus the intent descriptions in `memory/_semantic.py`, picks the threshold by 5-fold
@@ -22,7 +23,6 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from oncourse.consistency.text import LexicalEmbedder  # noqa: E402
 from oncourse.memory._semantic import HOSTILE, ORDINARY, PROBE_FILE, plain_words  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -98,7 +98,7 @@ def calibrate(name: str, embedder: object, corpus: Path) -> dict:
 
 
 def main() -> None:
-    """Fit both probes and write them to data/screen_probe.json."""
+    """Fit the probe and write it to data/screen_probe.json."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     args = parser.parse_args()
@@ -106,7 +106,6 @@ def main() -> None:
 
     probes = {
         "all-MiniLM-L6-v2": calibrate("all-MiniLM-L6-v2", MiniLMEmbedder(), args.corpus),
-        "lexical": calibrate("lexical", LexicalEmbedder(), args.corpus),
     }
     document = {
         "about": "Logistic-regression probes for memory/_semantic.py; written by "

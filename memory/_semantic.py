@@ -11,9 +11,10 @@ measure the layer and never train it (`bench/calibrate_screen.py` rebuilds the p
 
 Sentences that refuse or negate ("do not ...", "never ...", "decline ...", "X is not Y")
 are left to the pattern layer, which reads negation; an embedding does not. The embedder is the
-store's own (no second model is loaded): MiniLM gets the MiniLM probe, anything else the hashed
-lexical one, whose similarities measure shared words rather than meaning (weaker, and calibrated
-separately).
+store's own (no second model is loaded) and the layer runs only for an embedder that has a probe,
+MiniLM: the hashed lexical fallback measures shared words, not meaning, and a probe trained on it
+flagged ordinary rationales ("Runs of task 12 split here"), so a lexical store has the patterns
+only.
 """
 
 from __future__ import annotations
@@ -142,10 +143,10 @@ class Finding:
     probability: float
 
 
-def embedder_key(embedder: Any) -> str:
-    """The probe an embedder uses: its `name` when a probe exists for it, else `lexical`."""
+def embedder_key(embedder: Any) -> str | None:
+    """The probe an embedder uses: its `name` when a probe exists for it, else None (no layer)."""
     name = str(getattr(embedder, "name", ""))
-    return name if name in _load_probes() else "lexical"
+    return name if name in _load_probes() else None
 
 
 def _load_probes() -> dict[str, Probe]:
@@ -179,20 +180,9 @@ def sentences(text: str) -> list[str]:
     return [p for p in parts if len(p.split()) >= MIN_WORDS and not _REFUSAL.search(p)]
 
 
-def _probe_embedder(embedder: Any) -> tuple[Probe, SentenceEmbedder]:
-    probe = _load_probes()[embedder_key(embedder)]
-    if embedder is None or embedder_key(embedder) == "lexical":
-        from oncourse.consistency.text import LexicalEmbedder
-
-        dim = probe.weights.shape[0]
-        if not isinstance(embedder, LexicalEmbedder) or embedder.dim != dim:
-            embedder = LexicalEmbedder(dim=dim)
-    return probe, embedder
-
-
-def _nearest_intents(embedder: SentenceEmbedder, vectors: np.ndarray) -> list[str]:
+def _nearest_intents(name: str, embedder: SentenceEmbedder, vectors: np.ndarray) -> list[str]:
     labels = [intent for intent, texts in HOSTILE.items() for _ in texts]
-    key = (embedder_key(embedder), vectors.shape[1])
+    key = (name, vectors.shape[1])
     if key not in _NEAREST:
         _NEAREST[key] = embedder.embed([t for texts in HOSTILE.values() for t in texts])
     return [labels[int(i)] for i in (vectors @ _NEAREST[key].T).argmax(axis=1)]
@@ -203,18 +193,19 @@ def semantic_findings(text: str, embedder: Any = None) -> list[Finding]:
 
     Args:
         text: the guideline's instruction and rationale.
-        embedder: the store's embedder; None or one without a probe uses the lexical probe.
+        embedder: the store's embedder; None or one without a probe: no findings.
     """
+    key = embedder_key(embedder)
     parts = sentences(text)
-    if not parts:
+    if key is None or not parts:
         return []
-    probe, embedder = _probe_embedder(embedder)
+    probe = _load_probes()[key]
     vectors = np.asarray(embedder.embed(parts), dtype=np.float32)
     probabilities = probe.probability(vectors)
     hits = [i for i, p in enumerate(probabilities) if p >= probe.threshold]
     if not hits:
         return []
-    intents = _nearest_intents(embedder, vectors[hits])
+    intents = _nearest_intents(key, embedder, vectors[hits])
     return [
         Finding(intent, parts[i], float(probabilities[i]))
         for intent, i in zip(intents, hits, strict=True)

@@ -12,9 +12,9 @@ layers, and any finding keeps it from becoming active:
 3. encoded spans (base64, hex, URL escapes) decoded and screened again;
 4. secrets and personal data (`memory/_secrets.py`): detect-secrets, phonenumbers, checksums;
 5. tool names in the text outside the task's tool set (or the store's known tools);
-6. meaning (`memory/_semantic.py`), only when the layers above found nothing: each sentence of
-   the instruction and rationale scored by a probe on the store's sentence embeddings, trained on
-   labelled guideline texts, for wordings no pattern anticipated.
+6. meaning (`memory/_semantic.py`), only when the layers above found nothing and the store embeds
+   with MiniLM: each sentence of the instruction and rationale scored by a probe on its sentence
+   embedding, trained on labelled guideline texts, for wordings no pattern anticipated.
 
 Layers 1-5 are patterns: cheap, explainable (each reason names the rule and the phrase) and
 erring on the side of quarantine, which only costs a human look. Recall and false positives on a
@@ -116,7 +116,7 @@ def screen_text(
 ) -> ScreenResult:
     """Screen free text; `allowed_tools` (when given) is the task's tool set.
 
-    `embedder` is the store's sentence embedder for the meaning layer (None: the lexical one).
+    `embedder` is the store's sentence embedder for the meaning layer (None: no meaning layer).
     """
     reasons = _pattern_hits(text)
     if allowed_tools is not None:

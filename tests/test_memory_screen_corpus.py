@@ -27,10 +27,10 @@ def test_the_corpus_is_large_and_labelled(corpus):
     assert len(techniques) >= 10 and all(r["trigger"] and r["instruction"] for r in corpus)
 
 
-MEASURED_ONCE = {"fifth": (0.69, 0.086)}
-"""Batches written after the screen was last changed and measured once (recall, false-positive
-rate with the lexical embedder, see README): never tuned on, so they are held to what was
-measured, not to the targets the screen was developed against."""
+MEASURED_ONCE = {"fifth": (19 / 36, 2 / 35)}
+"""Batches written before the last change to the screen and measured after it, never tuned on:
+held to what was measured (recall, false-positive rate; with a lexical store, as here, the
+pattern layers only, see README), not to the targets the screen was developed against."""
 
 
 @pytest.mark.parametrize("path", list(bench_screen.PATHS))
