@@ -226,6 +226,15 @@ def _near_vendors(rng: random.Random, pools: Pools) -> tuple[dict, dict[str, Any
     return target, state, query
 
 
+def _vendor_decision(query: str) -> dict[str, Any]:
+    """The decision point of a near-name vendor family: which search result's vendor_id to use."""
+    return {
+        "calls": [{"tool": "search_vendors", "args": {"query": query}}],
+        "fields": ["vendor_id"],
+        "match": {},
+    }
+
+
 def payment_near_vendor(rng: random.Random, pools: Pools) -> Instance:
     """Two vendors with near names; record a payment to the one the task names."""
     target, state, query = _near_vendors(rng, pools)
@@ -235,11 +244,7 @@ def payment_near_vendor(rng: random.Random, pools: Pools) -> Instance:
         fields={"vendor": target["name"], "amount": f"${amount:,.2f}", "reference": reference},
         state=state,
         expected=[{"kind": "payment", "vendor_id": target["vendor_id"], "amount": amount}],
-        decision={
-            "calls": [{"tool": "search_vendors", "args": {"query": query}}],
-            "fields": ["vendor_id"],
-            "match": {},
-        },
+        decision=_vendor_decision(query),
     )
 
 
@@ -251,11 +256,7 @@ def update_near_vendor_email(rng: random.Random, pools: Pools) -> Instance:
         fields={"vendor": target["name"], "email": email},
         state=state,
         expected=[{"kind": "vendor_email", "vendor_id": target["vendor_id"], "email": email}],
-        decision={
-            "calls": [{"tool": "search_vendors", "args": {"query": query}}],
-            "fields": ["vendor_id"],
-            "match": {},
-        },
+        decision=_vendor_decision(query),
     )
 
 
