@@ -223,6 +223,19 @@ def _trace_back(
     return best
 
 
+def _context_driven_sides(
+    cells: _Cells, consequence: ColumnSplit, texts: TextClusterer
+) -> tuple[list[int], list[int]] | None:
+    """The consequence's higher and lower runs when it is context-driven; None when it is not."""
+    if consequence.context_driven is None:
+        consequence.context_driven = _context_driven(cells, consequence, texts)
+    if not consequence.context_driven:
+        return None
+    high = [r for g in consequence.groups[: consequence.cut] for r in g]
+    low = [r for g in consequence.groups[consequence.cut :] for r in g]
+    return high, low
+
+
 def _proposal(
     cells: _Cells,
     consequence: ColumnSplit,
@@ -234,12 +247,10 @@ def _proposal(
     """The fork of the `confirm` reply that led a failing run to a write no passing run made."""
     if decision is not consequence:
         return None
-    if consequence.context_driven is None:
-        consequence.context_driven = _context_driven(cells, consequence, texts)
-    if not consequence.context_driven:
+    sides = _context_driven_sides(cells, consequence, texts)
+    if sides is None:
         return None
-    high = [r for g in consequence.groups[: consequence.cut] for r in g]
-    low = [r for g in consequence.groups[consequence.cut :] for r in g]
+    high, low = sides
     sigs = cells.alignment.matrix[:, consequence.column].tolist()
     rows = [set(cells.alignment.matrix[r].tolist()) for r in high]
     # A write that some failing run made and no passing run ever made.
@@ -309,12 +320,10 @@ def _asked_first(
     consequence look context-driven) only exists on the asking side: the decision is the
     question, at a column where the other side has no question.
     """
-    if consequence.context_driven is None:
-        consequence.context_driven = _context_driven(cells, consequence, texts)
-    if not consequence.context_driven:
+    sides = _context_driven_sides(cells, consequence, texts)
+    if sides is None:
         return None
-    high = [r for g in consequence.groups[: consequence.cut] for r in g]
-    low = [r for g in consequence.groups[consequence.cut :] for r in g]
+    high, low = sides
     for side, other in ((high, low), (low, high)):
         present = [r for r in side if cells.step(r, consequence.column) >= 0]
         if len(present) < len(side) or not present:
