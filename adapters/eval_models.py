@@ -6,7 +6,7 @@ its neutral field names become the arms' names (`only_memory`, `only_control`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from oncourse.consistency._version import __version__
 from oncourse.consistency.compare import ArmSummary, LiftInterval, McNemarResult
@@ -34,6 +34,21 @@ def _unnamed(data: Any, key: str, baseline: str, candidate: str) -> Any:
     return data
 
 
+class _ArmNamedMcNemar(BaseModel):
+    """A model whose `mcnemar` field is written with the two arms' names (`only_<arm>`)."""
+
+    MCNEMAR_ARMS: ClassVar[tuple[str, str]] = ("baseline", "memory")
+
+    @field_serializer("mcnemar", check_fields=False)
+    def _mcnemar_json(self, test: McNemarResult) -> dict[str, Any]:
+        return _named(test, *self.MCNEMAR_ARMS)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _mcnemar_read(cls, data: Any) -> Any:
+        return _unnamed(data, "mcnemar", *cls.MCNEMAR_ARMS)
+
+
 PairedTest = McNemarResult
 """The exact McNemar test on task all-N outcomes (kept as a name for earlier imports)."""
 
@@ -57,8 +72,10 @@ class TaskChange(BaseModel):
     guidelines: list[str] = Field(description="Ids of guidelines injected into its runs.")
 
 
-class ControlComparison(BaseModel):
+class ControlComparison(_ArmNamedMcNemar):
     """The memory arm against one control arm (placebo or shuffled) on the same tasks and seeds."""
+
+    MCNEMAR_ARMS: ClassVar[tuple[str, str]] = ("control", "memory")
 
     control: str = Field(description="placebo or shuffled.")
     runs: str = Field(description="JSONL file of the control arm's runs.")
@@ -73,17 +90,8 @@ class ControlComparison(BaseModel):
         "test's p < 0.05 and no all-N loss."
     )
 
-    @field_serializer("mcnemar")
-    def _mcnemar_json(self, test: McNemarResult) -> dict[str, Any]:
-        return _named(test, "control", "memory")
 
-    @model_validator(mode="before")
-    @classmethod
-    def _mcnemar_read(cls, data: Any) -> Any:
-        return _unnamed(data, "mcnemar", "control", "memory")
-
-
-class SplitEvaluation(BaseModel):
+class SplitEvaluation(_ArmNamedMcNemar):
     """Baseline vs memory (and the controls) on one split."""
 
     split: str = Field(description="Split name.")
@@ -127,15 +135,6 @@ class SplitEvaluation(BaseModel):
     mean_injected_tokens: float | None = Field(description="Mean tokens injected per run/task.")
     mean_injected_guidelines: float = Field(description="Mean guidelines injected per run/task.")
     tasks_with_injection: int = Field(description="Tasks that got at least one guideline.")
-
-    @field_serializer("mcnemar")
-    def _mcnemar_json(self, test: McNemarResult) -> dict[str, Any]:
-        return _named(test, "baseline", "memory")
-
-    @model_validator(mode="before")
-    @classmethod
-    def _mcnemar_read(cls, data: Any) -> Any:
-        return _unnamed(data, "mcnemar", "baseline", "memory")
 
 
 class EvalResult(BaseModel):
