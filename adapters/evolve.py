@@ -94,24 +94,18 @@ class Evolver:
 
     def __init__(
         self,
-        suite: Any,
-        model: Any,
-        n: int,
+        spec: RunSpec,
         memory_path: str | Path,
         out_dir: str | Path,
         generator: str | GuidelineGenerator = "contrastive",
         max_runs: int | None = None,
-        seed: int = 0,
-        concurrency: int = 4,
-        progress: bool = True,
-        run_many: Callable[..., list[Trajectory]] | None = None,
     ):
         from oncourse.memory.store import GuidelineMemory
 
-        if n < 1:
-            raise InputError(f"--n must be a positive number of runs per task, got {n}")
+        self.spec = spec.check()
         if max_runs is not None and max_runs < 1:
             raise InputError(f"--max-runs must be positive, got {max_runs}")
+        suite, model, n = spec.suite, spec.model, spec.n
         self.suite_ref = suite
         self.suite = resolve_suite(suite)
         self.model = model
@@ -121,16 +115,7 @@ class Evolver:
         self.out_dir = Path(out_dir)
         self.generator = _make_generator(generator, model)
         self.max_runs = max_runs
-        self.progress = progress
-        self.spec = RunSpec(
-            suite=suite,
-            model=model,
-            n=n,
-            seed=seed,
-            concurrency=concurrency,
-            progress=progress,
-            run_many=run_many,
-        ).check()
+        self.progress = spec.progress
         self.runner = ArmRunner(self.spec, out_dir=out_dir)
         # Guidelines are judged on tasks they were not learned from: the suite's validation
         # split when it has one (train only as a labelled fallback).
@@ -139,7 +124,7 @@ class Evolver:
             suite=suite_label(suite),
             model=model_label(model),
             n=n,
-            seed=seed,
+            seed=spec.seed,
             memory=str(memory_path),
             generator=str(getattr(self.generator, "name", type(self.generator).__name__)),
             simulated=False,
@@ -422,19 +407,8 @@ def evolve(
     run_many: Callable[..., list[Trajectory]] | None = None,
 ) -> EvolveResult:
     """Baseline -> analyze -> generate -> screen -> add -> validate (see the module doc)."""
-    evolver = Evolver(
-        suite,
-        model,
-        n,
-        memory_path,
-        out_dir,
-        generator=generator,
-        max_runs=max_runs,
-        seed=seed,
-        concurrency=concurrency,
-        progress=progress,
-        run_many=run_many,
-    )
+    spec = RunSpec.of(suite, model, n, seed, concurrency, progress, run_many)
+    evolver = Evolver(spec, memory_path, out_dir, generator=generator, max_runs=max_runs)
     return evolver.run(resume=resume)
 
 
