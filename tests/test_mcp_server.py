@@ -237,3 +237,29 @@ def test_bad_invocations_exit_2_with_one_line(
     assert done.returncode == 2, done.stderr
     assert needle in done.stderr and done.stderr.count("\n") == 1
     assert json.dumps(done.stdout) == '""'
+
+
+@pytest.mark.parametrize(
+    ("value", "allow_remote", "expected"),
+    [
+        ("8765", False, ("127.0.0.1", 8765)),
+        ("[::1]:9000", False, ("::1", 9000)),
+        ("localhost:80", False, ("localhost", 80)),
+        ("10.0.0.5:8080", True, ("10.0.0.5", 8080)),
+        ("10.0.0.5:8080", False, None),
+        ("example.com:8080", False, None),
+        ("127.0.0.1:0", False, None),
+        ("127.0.0.1:65536", False, None),
+    ],
+)
+def test_http_address_is_loopback_unless_remote_is_allowed(
+    value: str, allow_remote: bool, expected: tuple[str, int] | None
+) -> None:
+    from oncourse.adapters.integrations.mcp_server import http_address
+    from oncourse.consistency.errors import ConfigError
+
+    if expected is None:
+        with pytest.raises(ConfigError):
+            http_address(value, allow_remote)
+    else:
+        assert http_address(value, allow_remote) == expected

@@ -6,32 +6,9 @@ oncourse mcp --memory guidelines.db --http 127.0.0.1:8765 # streamable HTTP at /
 
 from __future__ import annotations
 
-import ipaddress
 import sys
 
 import typer
-from oncourse.consistency.errors import ConfigError
-
-_LOOPBACK_NAMES = {"localhost", "ip6-localhost"}
-
-
-def parse_http(value: str) -> tuple[str, int]:
-    """HOST:PORT (or PORT alone, on 127.0.0.1) as a (host, port) pair."""
-    host, _, port = value.rpartition(":")
-    host = host.strip("[]") or "127.0.0.1"
-    if not port.isdigit() or not 0 < int(port) < 65536:
-        raise ConfigError(f"--http {value!r}: expected HOST:PORT with a port from 1 to 65535")
-    return host, int(port)
-
-
-def is_loopback(host: str) -> bool:
-    """Whether a host name or address is the local machine only."""
-    if host in _LOOPBACK_NAMES:
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def mcp(
@@ -50,14 +27,9 @@ def mcp(
     k: int = typer.Option(5, "--k", min=1, help="At most this many guidelines per task."),
 ) -> None:
     """Serve the guideline memory over MCP (stdio by default; read-only unless --allow-writes)."""
-    from oncourse.adapters.integrations.mcp_server import build_server
+    from oncourse.adapters.integrations.mcp_server import build_server, http_address
 
-    address = parse_http(http) if http is not None else None
-    if address is not None and not is_loopback(address[0]) and not allow_remote:
-        raise ConfigError(
-            f"--http {http}: not a loopback address; the server has no authentication, "
-            "add --allow-remote to serve it anyway"
-        )
+    address = http_address(http, allow_remote) if http is not None else None
     server = build_server(memory, allow_writes=allow_writes, k=k)
     mode = "read-write" if allow_writes else "read-only"
     if address is None:

@@ -12,6 +12,7 @@ fails the screen is quarantined) and `retire_guideline`. Nothing else changes th
 from __future__ import annotations
 
 import functools
+import ipaddress
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -244,7 +245,39 @@ def build_server(
     return server
 
 
+_LOOPBACK_NAMES = {"localhost", "ip6-localhost"}
+
+
+def is_loopback(host: str) -> bool:
+    """Whether a host name or address is the local machine only."""
+    if host in _LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def http_address(value: str, allow_remote: bool = False) -> tuple[str, int]:
+    """`--http HOST:PORT` (or PORT alone, on 127.0.0.1) as (host, port); loopback unless allowed.
+
+    The server has no authentication, so a non-loopback address needs `allow_remote`.
+    """
+    host, _, port = value.rpartition(":")
+    host = host.strip("[]") or "127.0.0.1"
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise ConfigError(f"--http {value!r}: expected HOST:PORT with a port from 1 to 65535")
+    if not is_loopback(host) and not allow_remote:
+        raise ConfigError(
+            f"--http {value}: not a loopback address; the server has no authentication, "
+            "add --allow-remote to serve it anyway"
+        )
+    return host, int(port)
+
+
 __all__ = [
+    "http_address",
+    "is_loopback",
     "AddResult",
     "GuidelineBlock",
     "GuidelineList",
