@@ -6,23 +6,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from _outcome_runs import searched_runs as _runs
 from oncourse.adapters._html_eval import arms_section, ordered_splits
 from oncourse.adapters.eval_models import EvalResult
 from oncourse.adapters.evaluation import compare_control, evaluate_split, write_eval_report
-from oncourse.consistency.trajectory import Action, RunMeta, Step, Trajectory
-
-
-def _runs(task: str, outcomes: str) -> list[Trajectory]:
-    return [
-        Trajectory(
-            task_id=task,
-            success=o == "P",
-            steps=[Step(action=Action(tool="search", args={"q": task}))],
-            run_id=f"{task}-{i}",
-            meta=RunMeta(model="simulated", simulated=True, seed=i),
-        )
-        for i, o in enumerate(outcomes)
-    ]
 
 
 def _split(name: str, memory_wins: bool) -> tuple[str, object]:

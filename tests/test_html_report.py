@@ -12,24 +12,10 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from _outcome_runs import searched_runs as _runs
 from oncourse.adapters.html_report import render_report, write_report
 from oncourse.consistency.compare import compare_arms
 from oncourse.consistency.guidelines import Guideline, GuidelineProvenance
-from oncourse.consistency.trajectory import Action, RunMeta, Step, Trajectory
-
-
-def _runs(task: str, outcomes: str, simulated: bool = True) -> list[Trajectory]:
-    return [
-        Trajectory(
-            task_id=task,
-            success=o == "P",
-            steps=[Step(action=Action(tool="search", args={"q": task}))],
-            run_id=f"{task}-{i}",
-            meta=RunMeta(model="simulated", simulated=simulated, seed=i, oncourse_version="t"),
-        )
-        for i, o in enumerate(outcomes)
-    ]
-
 
 ANALYSIS = {
     "task_id": "refund-7",
