@@ -11,28 +11,23 @@ import os
 import time
 
 from oncourse.adapters.models import get_model
+from oncourse.adapters.models.delayed import DelayedModel
 from oncourse.consistency.chat import AssistantMessage, ChatModel, Message, ModelSettings, ToolSpec
 
 HANG_ENV = "ONCOURSE_TEST_HANG_S"
 
 
-class HangingModel:
-    """`delayed:0.2:simulated`, after a further wait of `$ONCOURSE_TEST_HANG_S` when it is set."""
-
-    def __init__(self, inner: ChatModel):
-        self.inner = inner
-        self.name = inner.name
-        self.provider = inner.provider
-        self.simulated = inner.simulated
+class HangingModel(DelayedModel):
+    """A `DelayedModel` that first waits `$ONCOURSE_TEST_HANG_S` more when it is set."""
 
     def complete(
         self, messages: list[Message], tools: list[ToolSpec], settings: ModelSettings
     ) -> AssistantMessage:
-        """Hang on a marked node, then answer as the wrapped model."""
+        """Hang on a marked node, then answer as the delayed model."""
         time.sleep(float(os.environ.get(HANG_ENV, "0")))
-        return self.inner.complete(messages, tools, settings)
+        return super().complete(messages, tools, settings)
 
 
 def hanging() -> ChatModel:
     """The factory the `python:` model spec names."""
-    return HangingModel(get_model("delayed:0.2:simulated"))
+    return HangingModel(get_model("simulated"), 0.2)
