@@ -157,7 +157,7 @@ def main() -> None:
 
     texts = guideline_texts(min(args.base, args.n), rng)
     load_start = os.getloadavg()[0]
-    minilm = MiniLMEmbedder(batch_size=128)
+    minilm = MiniLMEmbedder()
     cache = args.embedding_cache
     t0 = time.perf_counter()
     if cache is not None and cache.exists() and len(np.load(cache)) == len(texts):

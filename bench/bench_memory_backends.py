@@ -105,7 +105,7 @@ def main() -> None:
     args = parser.parse_args()
     rng, nrng = random.Random(0), np.random.default_rng(0)
     texts = guideline_texts(args.base, rng)
-    minilm = MiniLMEmbedder(batch_size=128)
+    minilm = MiniLMEmbedder()
     base = minilm.embed([f"{t} {i}" for t, i, _ in texts])
     log(f"embedded {len(texts)} sentences with MiniLM")
     guidelines = []

@@ -20,7 +20,6 @@ from oncourse.consistency.stats import (
 )
 from oncourse.consistency.trajectory import Trajectory
 from pydantic import BaseModel, Field
-from scipy.stats import binomtest
 
 
 class McNemarResult(BaseModel):
@@ -66,6 +65,8 @@ def mcnemar_exact(baseline: Sequence[bool], candidate: Sequence[bool]) -> McNema
         raise StatsError("paired outcomes must have the same length")
     b = sum(1 for x, y in zip(baseline, candidate, strict=True) if x and not y)
     c = sum(1 for x, y in zip(baseline, candidate, strict=True) if y and not x)
+    from scipy.stats import binomtest  # lazily: scipy.stats costs ~1.5 s at every CLI start
+
     p_value = 1.0 if b + c == 0 else float(binomtest(c, b + c, 0.5).pvalue)
     return McNemarResult(n_pairs=len(baseline), only_baseline=b, only_candidate=c, p_value=p_value)
 

@@ -31,6 +31,7 @@ from typing import Any, Literal
 import numpy as np
 from oncourse.consistency.align import Alignment
 from oncourse.consistency.canonical import CanonicalTask, observation_text
+from oncourse.consistency.stats import fisher_exact_2x2
 from oncourse.consistency.trajectory import Action, Trajectory
 from pydantic import BaseModel, Field
 
@@ -124,10 +125,8 @@ class RawFork:
 
 @lru_cache(maxsize=4096)
 def fisher_p(a: int, b: int, c: int, d: int) -> float:
-    """Two-sided Fisher exact p-value of the 2x2 table [[a, b], [c, d]] (scipy)."""
-    from scipy.stats import fisher_exact
-
-    return float(fisher_exact([[a, b], [c, d]], alternative="two-sided").pvalue)
+    """Two-sided Fisher exact p-value of the 2x2 table [[a, b], [c, d]] (cached)."""
+    return fisher_exact_2x2(a, b, c, d)
 
 
 def best_split(sizes: Sequence[int], successes: Sequence[int]) -> tuple[float, float, int]:

@@ -12,8 +12,8 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
+from oncourse.consistency.stats import fisher_exact_2x2
 from pydantic import BaseModel, Field
-from scipy.stats import binomtest, fisher_exact, norm
 
 
 class RateInterval(BaseModel):
@@ -76,6 +76,8 @@ def sign_test(baseline: Sequence[float], candidate: Sequence[float]) -> SignTest
     pairs = list(zip(baseline, candidate, strict=True))
     higher = sum(1 for b, c in pairs if c > b)
     lower = sum(1 for b, c in pairs if c < b)
+    from scipy.stats import binomtest
+
     p = 1.0 if higher + lower == 0 else float(binomtest(higher, higher + lower, 0.5).pvalue)
     return SignTest(n_pairs=len(pairs), higher=higher, lower=lower, p_value=p)
 
@@ -86,8 +88,7 @@ def task_change_p(base: tuple[int, int], cand: tuple[int, int]) -> float:
     Fisher (1922): the 2x2 table of successes and failures of the task's runs in each arm.
     """
     (n_b, c_b), (n_c, c_c) = base, cand
-    table = [[c_b, n_b - c_b], [c_c, n_c - c_c]]
-    return float(fisher_exact(table).pvalue)
+    return fisher_exact_2x2(c_b, n_b - c_b, c_c, n_c - c_c)
 
 
 def min_detectable_lift(
@@ -102,6 +103,8 @@ def min_detectable_lift(
     if len(null_variances) < 2:
         return float("nan")
     sd = math.sqrt(float(np.mean(np.asarray(null_variances, dtype=float))))
+    from scipy.stats import norm
+
     z = float(norm.ppf(1 - alpha / 2) + norm.ppf(power))
     return z * sd / math.sqrt(len(null_variances))
 

@@ -75,6 +75,23 @@ def wilson_interval(successes: int, total: int, confidence: float = 0.95) -> tup
     return float(ci.low), float(ci.high)
 
 
+def fisher_exact_2x2(a: int, b: int, c: int, d: int) -> float:
+    """Two-sided Fisher exact p-value of the 2x2 table [[a, b], [c, d]].
+
+    Fisher (1922): with the margins fixed, the top-left cell is hypergeometric; the p-value sums
+    the probabilities of every table no more likely than the one observed (within a relative
+    1e-7, as scipy's `fisher_exact` does, so ties in floating point count as equal). Exact
+    integer arithmetic; no scipy import (it costs seconds at a command's start).
+    """
+    row1, col1, n = a + b, a + c, a + b + c + d
+    if n == 0 or row1 in (0, n) or col1 in (0, n):
+        return 1.0
+    low, high = max(0, row1 + col1 - n), min(row1, col1)
+    weights = [math.comb(col1, x) * math.comb(n - col1, row1 - x) for x in range(low, high + 1)]
+    observed = weights[a - low] * (1 + 1e-7)
+    return min(1.0, sum(w for w in weights if w <= observed) / math.comb(n, row1))
+
+
 def bootstrap_mean_interval(
     values: Sequence[float] | np.ndarray,
     confidence: float = 0.95,
@@ -218,6 +235,7 @@ def distinct_final_answers(runs: Sequence[Trajectory]) -> int:
 
 
 __all__ = [
+    "fisher_exact_2x2",
     "PATH_SEPARATOR",
     "action_key",
     "action_signature",

