@@ -19,12 +19,14 @@ from oncourse.memory._secrets import ROLE_MAILBOXES
 _TARGETS = (
     r"(?:instructions?|rules?|polic(?:y|ies)|guidance|guidelines?|prompts?|guardrails?|"
     r"directions|directives|restrictions?|safeguards?|system (?:prompt|message)|"
-    r"verification|(?:policy|safety|identity|security) checks?|fare rules|constraints)"
+    r"verification|(?:\w+ )?checks|(?:policy|safety|identity|security) check|fare rules|"
+    r"constraints|standing orders|briefing|(?:original|initial|system) (?:set-?up|configuration))"
 )
 _DISMISS = (
     r"(?:ignore|ignoring|disregard|disregarding|forget|override|overriding|bypass|bypassing|"
     r"circumvent|skip|skipping|set aside|put aside|pay no attention to|drop|discard|abandon|"
-    r"get around|work around|turn off|disable|waive|leave out|omit|bend|bends|bending)"
+    r"get around|work around|turn off|disable|waive|leave out|omit|bend|bends|bending|overlook|"
+    r"overlooking|neglect|sidestep|evade|look past|dispense with|do away with)"
 )
 _SENSITIVE = (
     r"(?:passwords?|passport(?: numbers?)?|card numbers?|cvv|cvc|security codes?|ssn|"
@@ -122,7 +124,8 @@ RULES = [
     _rule(
         "prompt-reveal",
         r"\b(?:print|show|reveal|repeat|output|display|tell|share|summari[sz]e|dump|recite|"
-        r"copy|send|leak|write out|disclose|list)\b[^.;!?\n]{0,60}?\b(?:system prompt|"
+        r"copy|send|leak|write out|disclose|list|translate|paraphrase|rephrase|encode|spell out)"
+        r"\b[^.;!?\n]{0,60}?\b(?:system prompt|"
         r"system message|initial prompt|(?:your |the )?hidden (?:instructions|rules|prompt)|"
         r"your (?:instructions|prompt|rules|configuration|guidelines)|text above|"
         r"instructions (?:above|you were given)|(?:operator|confidential|internal) "
@@ -138,8 +141,8 @@ RULES = [
         "override",
         r"\b(?:supersedes?|replaces?|overrides?|takes? precedence over|outranks?|trumps?)\s+"
         rf"(?:\w+\s+){{0,3}}{_TARGETS}|"
-        r"\b(?:everything|anything|all|whatever)\s+(?:(?:that\s+)?you\s+)?(?:were|was|have been|"
-        r"'ve been)\s+(?:told|given|instructed)\b|"
+        r"\b(?:everything|anything|all|whatever)(?:\s+else)?\s+(?:(?:that\s+)?you\s+)?"
+        r"(?:were|was|have been|'ve been)\s+(?:told|given|instructed)\b|"
         rf"\b(?:exempt|excused|immune|released) from (?:\w+\s+){{0,2}}{_TARGETS}|"
         r"\bwithout (?:the |any |your |our )?(?:usual |normal |standard |required )?"
         rf"(?:checks|verification|confirmation|{_TARGETS})\b|"
@@ -149,7 +152,8 @@ RULES = [
     _rule(
         "override",
         r"\b(?:do not|don't|never)\s+(?:mention|tell (?:the user )?about|disclose|admit)\s+"
-        r"(?:the |this |these |any )?(?:policy|rules|instructions?|guideline|exception)\b|"
+        r"(?:the |this |these |any )?(?:policy|rules|instructions?|guideline|exception|note|"
+        r"message|arrangement|override)\b|"
         r"\b(?:end of|begin(?:ning of)?|start of) (?:the )?(?:policy|instructions|system prompt|"
         r"(?:a )?new session)\b|#{3,}",
         negatable=False,
@@ -207,7 +211,8 @@ RULES = [
     _rule(
         "exfiltration",
         r"(?<![@\w.-])[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|info|me|ru|cn|xyz|biz|top|"
-        r"site|online|app|dev)\b(?!\.\w)|"
+        r"site|online|app|dev|cc|co|us|uk|de|ai|ws|tk|pw|su|ly|gg|link|click|live|shop|cloud|"
+        r"host|space|website|tech|club|icu|buzz)\b(?!\.\w)|"
         r"\b(?!(?:"
         + "|".join(sorted(ROLE_MAILBOXES, key=len, reverse=True)).replace("-", r"\-")
         + r")@)[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b",
@@ -250,7 +255,9 @@ _NEGATION = re.compile(
 )
 _REPORTED = re.compile(
     r"\b(?:asks?|asked|asking|requests?|requested|tells?|told|wants?|wanted|urges?|pushes|"
-    r"says?)\b(?:\s+(?:you|the agent|us|me))?\s+(?:to\s+)?(?:\w+\s+){0,2}$|"
+    r"says?|claims?|claimed|claiming|insists?|insisted|mentions?|mentioned|states?|stated|"
+    r"suggests?|suggested|writes?|wrote)\b(?:\s+(?:you|the agent|us|me))?\s+(?:to\s+|that\s+)?"
+    r"(?:\w+\s+){0,2}$|"
     r"\b(?:such as|like|text like|contains|saying)\s*['\"‘“]?\s*$",
     re.IGNORECASE,
 )
@@ -272,21 +279,51 @@ def _quoted(text: str, start: int, end: int) -> bool:
     return before.count("'") % 2 == 1 or before.count('"') % 2 == 1 or "‘" in before[-3:]
 
 
-def negated(text: str, start: int, end: int) -> bool:
-    """True when the phrase at text[start:end] is refused or reported, not asked for."""
+def negated(text: str, start: int, end: int, reported_benign: bool = False) -> bool:
+    """True when the phrase at text[start:end] is refused or reported, not asked for.
+
+    A reported request ("the user asks you to ...") is benign when the text refuses it, when
+    it is the condition of the text ("if the user says ...") and the text does not go along
+    with it, or when `reported_benign`: a trigger reports what someone asks, and its
+    instruction (which the caller checked does not comply) says what the agent does.
+    """
     before = _clause_before(text, start)
     if _NEGATION.search(before[-60:]):
         return True
     reported = _REPORTED.search(before[-60:]) or _quoted(text, start, end)
-    return bool(reported and _REFUSAL.search(text))
+    if not reported:
+        return False
+    # "If the user says the limits were lifted, check the policy tool": a condition on what
+    # someone says is the situation, unless the text goes along with it.
+    situation = bool(_CONDITION.search(before)) and not complies(text)
+    return bool(reported_benign or situation or _REFUSAL.search(text))
 
 
-def intents(text: str, rules: list[Rule] | None = None) -> list[tuple[str, str]]:
+_CONDITION = re.compile(r"\b(?:if|when|whenever|in case)\b", re.IGNORECASE)
+_COMPLY = re.compile(
+    r"\b(?:do (?:it|so|that|as (?:asked|told|requested|they say|they ask))|comply|complies|"
+    r"go ahead|go along|follow (?:it|them|their|the (?:request|instructions?))|obey|"
+    r"as (?:asked|requested|instructed|told)|honou?r (?:it|the request)|let them)\b",
+    re.IGNORECASE,
+)
+
+
+def complies(instruction: str) -> bool:
+    """True when an instruction goes along with what its trigger reports ("do as asked")."""
+    return any(
+        not _NEGATION.search(_clause_before(instruction, m.start())[-40:])
+        for m in _COMPLY.finditer(instruction)
+    )
+
+
+def intents(
+    text: str, rules: list[Rule] | None = None, reported_benign: bool = False
+) -> list[tuple[str, str]]:
     """(intent, the phrase) for every hostile phrase in the text that is not refused."""
     found: list[tuple[str, str]] = []
     for rule in RULES if rules is None else rules:
         for match in rule.pattern.finditer(text):
-            if rule.negatable and negated(text, match.start(), match.end()):
+            if rule.negatable and negated(text, match.start(), match.end(), reported_benign):
                 continue
             found.append((rule.intent, match.group(0).strip()))
             break
@@ -300,4 +337,4 @@ def squeezed_intents(letters: str) -> list[tuple[str, str, str]]:
     ]
 
 
-__all__ = ["RULES", "Rule", "intents", "negated", "squeezed_intents"]
+__all__ = ["RULES", "Rule", "complies", "intents", "negated", "squeezed_intents"]

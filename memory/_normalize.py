@@ -6,12 +6,20 @@ letters from other scripts mapped to Latin (Cyrillic `о`, Greek `Ι`, ...), let
 with spaces, hyphens or dots joined back into words (`I-g-n-o-r-e`), digits used as letters read
 as letters (`1gn0r3`), and spelled-out addresses (`attacker at evil dot com`). `decoded(text)`
 finds base64, hex and URL-encoded spans and returns what they decode to, for the screen to read.
+
+Two more readings undo hiding that keeps no word intact: `resegmented(text)` runs each clause's
+letters together and splits them again into English words (`wordninja`, word costs from English
+Wikipedia unigram frequencies), which repairs words split mid-word (`ver ific ation`,
+`Dis-re-gard`) and spelled-out letters whose word gaps were lost; `turned(text)` is the text
+reversed and ROT13-decoded, read because a guideline has no reason to hold either.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import codecs
+import html
 import re
 import unicodedata
 import urllib.parse
@@ -28,11 +36,14 @@ _CONFUSABLES = str.maketrans(
         "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M",
         "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "ο": "o", "ν": "v",
         "α": "a", "ι": "i", "κ": "k", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ϲ": "c",
+        "ᴀ": "a", "ʙ": "b", "ᴄ": "c", "ᴅ": "d", "ᴇ": "e", "ꜰ": "f", "ɢ": "g", "ʜ": "h", "ɪ": "i",
+        "ᴊ": "j", "ᴋ": "k", "ʟ": "l", "ᴍ": "m", "ɴ": "n", "ᴏ": "o", "ᴘ": "p", "ʀ": "r", "ꜱ": "s",
+        "ᴛ": "t", "ᴜ": "u", "ᴠ": "v", "ᴡ": "w", "ʏ": "y", "ᴢ": "z",
     }
 )  # fmt: skip
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a"})
 _SPELLED = re.compile(
-    r"(?<![A-Za-z])(?:[A-Za-z](?:[ \t]{1,3}|[-._*·|/+~]+)){2,}[A-Za-z](?![A-Za-z])"
+    r"(?<![A-Za-z])(?:[A-Za-z](?:[ \t]{1,3}|[-._*·|/+~_]+)){2,}[A-Za-z](?![A-Za-z])"
 )
 # Not inside an address or a domain ("support@acme-air.com" must stay an address).
 _LEET_WORD = re.compile(
@@ -50,18 +61,33 @@ _DOT = re.compile(
 _BASE64 = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
 _HEX = re.compile(r"\b(?:[0-9a-fA-F]{2}){8,}\b")
 _URL_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
+# Printable ASCII written as numbers, bits, escapes or HTML entities, eight characters or more.
+_CHAR_CODES = re.compile(
+    r"\b(?:(?:3[2-9]|[4-9]\d|1[01]\d|12[0-6])[\s,]+){7,}(?:3[2-9]|[4-9]\d|1[01]\d|12[0-6])\b"
+)
+_BITS = re.compile(r"\b(?:[01]{8}[\s,]+){7,}[01]{8}\b")
+_ESCAPES = re.compile(r"(?:\\u[0-9a-fA-F]{4}|\\x[0-9a-fA-F]{2}|&#x?[0-9a-fA-F]+;){8,}")
+_TAG_BASE = 0xE0000  # Unicode tag characters U+E0020-E007E mirror ASCII, and render as nothing
 
 
 def clean(text: str) -> str:
     """NFKC, without format/control characters, look-alike letters mapped to Latin."""
+    return native(text).translate(_CONFUSABLES)
+
+
+def native(text: str) -> str:
+    """NFKC, without format/control characters, every script as written."""
     text = unicodedata.normalize("NFKC", text)
     out = []
     for char in text:
         category = unicodedata.category(char)
+        if _TAG_BASE + 0x20 <= ord(char) <= _TAG_BASE + 0x7E:
+            out.append(chr(ord(char) - _TAG_BASE))  # text hidden in tag characters, made visible
+            continue
         if category == "Cf":
             continue  # zero-width spaces and joiners, bidi marks, soft hyphens
         out.append(" " if category in ("Cc", "Zl", "Zp") and char not in "\n\t" else char)
-    return "".join(out).translate(_CONFUSABLES)
+    return "".join(out)
 
 
 def _join_spelled(match: re.Match[str]) -> str:
@@ -86,6 +112,30 @@ def squeezed(text: str) -> str:
     return re.sub(r"[^a-z]", "", clean(text).lower())
 
 
+def _letter_words(text: str) -> list[str]:
+    return re.findall(r"[a-z]+", text.lower().replace("'", "").replace("\u2019", ""))
+
+
+def resegmented(text: str) -> str | None:
+    """Each clause's letters re-split into English words, or None when that changes no word."""
+    import wordninja  # lazily: it loads its word list (about 0.1 s) on import
+
+    clauses = [c for c in re.split(r"[.;:!?\n]+", clean(text)) if c.strip()]
+    out, changed = [], False
+    for clause in clauses:
+        words = _letter_words(clause)
+        split = [w for w in wordninja.split("".join(words)) if w.isalpha()]
+        changed = changed or split != words
+        out.append(" ".join(split))
+    return ". ".join(out) if changed else None
+
+
+def turned(text: str) -> list[str]:
+    """The text reversed, and ROT13-decoded: two ways to keep a phrase from being read."""
+    cleaned = clean(text)
+    return [cleaned[::-1], codecs.decode(cleaned, "rot13")]
+
+
 def _printable(raw: bytes) -> str | None:
     try:
         decoded = raw.decode("utf-8")
@@ -96,6 +146,12 @@ def _printable(raw: bytes) -> str | None:
     if len(decoded) < 6 or printable < 0.95 * len(decoded) or letters < 0.5 * len(decoded):
         return None
     return decoded if " " in decoded or "@" in decoded else None
+
+
+def _unescape(span: str) -> str:
+    span = html.unescape(span)
+    return re.sub(r"\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})",
+                  lambda m: chr(int(m.group(1) or m.group(2), 16)), span)  # fmt: skip
 
 
 def decoded(text: str) -> list[str]:
@@ -116,6 +172,12 @@ def decoded(text: str) -> list[str]:
         plain = _printable(bytes.fromhex(match.group(0)))
         if plain:
             found.append(plain)
+    for match in _CHAR_CODES.finditer(text):
+        found.append("".join(chr(int(n)) for n in re.findall(r"\d+", match.group(0))))
+    for match in _BITS.finditer(text):
+        found.append("".join(chr(int(b, 2)) for b in re.findall(r"[01]{8}", match.group(0))))
+    for match in _ESCAPES.finditer(text):
+        found.append(_unescape(match.group(0)))
     if len(_URL_ESCAPE.findall(text)) >= 2:
         plain = urllib.parse.unquote(text)
         if plain != text:
@@ -123,4 +185,4 @@ def decoded(text: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-__all__ = ["clean", "decoded", "squeezed", "views"]
+__all__ = ["clean", "decoded", "native", "resegmented", "squeezed", "turned", "views"]

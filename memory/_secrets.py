@@ -32,6 +32,25 @@ _PASSWORD = re.compile(
     r"\s+[-—])?\s*['\"`]?(?P<value>[^\s'\"`,;]{6,})",
     re.IGNORECASE,
 )
+# A user name and a password written as a pair ("log in with admin / Pa55word!").
+_CREDENTIAL_PAIR = re.compile(
+    r"\b(?:log ?in|sign ?in|authenticate|credentials?|user(?:name)?)\b[^.;\n]{0,20}?"
+    r"['\"`]?[\w.@+-]{3,}['\"`]?\s*(?:/|\||:)\s*['\"`]?(?P<value>[^\s'\"`,;]{6,})",
+    re.IGNORECASE,
+)
+_URL_CREDENTIALS = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@]+:[^\s@/]+@", re.IGNORECASE)
+_BIRTH_DATE = re.compile(
+    r"\b(?:date of birth|dob|d\.o\.b\.?|born on|birth ?date|birthday)\b\D{0,15}"
+    r"(?:\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|\d{4}-\d{2}-\d{2}|\d{1,2}\s+[A-Z][a-z]+\s+\d{4}|"
+    r"[A-Z][a-z]+\s+\d{1,2},?\s+\d{4})",
+    re.IGNORECASE,
+)
+_KEYED_NUMBER = re.compile(
+    r"\b(?:passport|driver'?s licen[cs]e|national id|tax id|pin|cvv|cvc|security code|"
+    r"one-time code|otp)\b(?:\s+(?:number|no\.?|#|code))?\s*(?:is|was|:|=)?\s*"
+    r"(?P<value>[A-Z0-9]{3,12})\b",
+    re.IGNORECASE,
+)
 _CARD = re.compile(r"(?<![\d-])(?:\d[ -]?){12,18}\d(?![\d-])")
 _IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,3})?\b")
 _SSN = re.compile(r"(?<![\d-])(\d{3})([- ])(\d{2})\2(\d{4})(?![\d-])")
@@ -116,6 +135,23 @@ def personal_emails(text: str) -> list[str]:
     return [m.group(0) for m in _EMAIL.finditer(text) if m.group(1).lower() not in ROLE_MAILBOXES]
 
 
+def _keyed_secrets(text: str) -> list[str]:
+    """Secrets named by what they are: a login pair, a URL with a password, a birth date, ..."""
+    reasons = []
+    for match in _CREDENTIAL_PAIR.finditer(text):
+        value = match.group("value")
+        if re.search(r"[A-Za-z]", value) and re.search(r"[\d!#$%^&*?~@]", value):
+            reasons.append("carries a user name and password")
+            break
+    if _URL_CREDENTIALS.search(text):
+        reasons.append("carries credentials in a URL")
+    if _BIRTH_DATE.search(text):
+        reasons.append("carries a date of birth")
+    if any(re.search(r"\d", m.group("value")) for m in _KEYED_NUMBER.finditer(text)):
+        reasons.append("carries an identity number or code")
+    return reasons
+
+
 def secrets_and_pii(text: str) -> list[str]:
     """One reason per kind of secret or personal data found in the text."""
     reasons = [f"carries a secret ({kind})" for kind in dict.fromkeys(_library_secrets(text))]
@@ -128,6 +164,7 @@ def secrets_and_pii(text: str) -> list[str]:
         if re.search(r"[A-Za-z]", value) and re.search(r"[\d\W_]", value.rstrip(".!?")):
             reasons.append("carries a password")
             break
+    reasons += _keyed_secrets(text)
     for match in _CARD.finditer(text):
         digits = re.sub(r"\D", "", match.group(0))
         if luhn_valid(digits) and digits.startswith(_CARD_PREFIXES):

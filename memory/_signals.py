@@ -20,7 +20,8 @@ from oncourse.memory._intents import Rule, _rule
 
 _AI = r"(?:assistant|ai|a\.i\.|bot|chatbot|model|llm|language model|agent)"
 _SETUP = (
-    r"(?:(?:your|the)\s+(?:own\s+|original\s+|hidden\s+|full\s+|initial\s+|exact\s+)*"
+    r"(?:(?:your|the)\s+(?:own\s+|original\s+|hidden\s+|full\s+|initial\s+|exact\s+|entire\s+|"
+    r"complete\s+|whole\s+|current\s+|real\s+|actual\s+)*"
     r"(?:setup|set-up|configuration|config|preamble|directives|briefing|programming|"
     r"initiali[sz]ation|initial (?:context|message|prompt)|setup (?:message|text|prompt)|"
     r"standing orders|background (?:instructions|directives)|system (?:prompt|message))|"
@@ -32,7 +33,9 @@ _SETUP = (
 _SHOW = (
     r"(?:print|show|reveal|repeat|output|display|echo|quote|recite|paste|dump|read out|"
     r"walk (?:me|them|the user|the customer) through|respond with|reply with|answer with|"
-    r"copy|share|tell|give|list|disclose|write out|spell out|send)"
+    r"copy|share|tell|give|list|disclose|write out|spell out|send|printing|showing|revealing|"
+    r"repeating|outputting|displaying|echoing|quoting|reciting|pasting|dumping|copying|sharing|"
+    r"listing|disclosing)"
 )
 # Overriding verbs and instruction nouns, by language: es, fr, de, it, pt, nl.
 _FOREIGN_DISMISS = (
@@ -51,6 +54,7 @@ _FOREIGN_TARGETS = (
 SIGNALS: list[Rule] = [
     _rule(
         "override",
+        rf"\b(?:note|message|reminder|memo)\s*:\s*(?:the\s+)?{_AI}\s*[,:;-]|"
         rf"\b(?:(?:internal |private |hidden |secret )?(?:note|message|reminder|memo|p\.?\s?s\.?)"
         rf"\s*:?\s+(?:to|for)\s+(?:the\s+)?{_AI}\b|for (?:the )?{_AI}(?:'s eyes)? only\b|"
         rf"\bnot for the (?:user|customer|human|client)\b|"
@@ -89,7 +93,8 @@ SIGNALS: list[Rule] = [
         r"\s+(?:on hold|to one side|aside)\b|"
         r"\b(?:consider|treat|regard|deem)\s+(?:the\s+|your\s+|all\s+|any\s+)?(?:\w+\s+){0,4}?"
         r"(?:procedures?|rules?|polic(?:y|ies)|directions|instructions|guidance|guidelines|limits?|"
-        r"restrictions?|checks?)\s+(?:from\s+\w+\s+)?(?:as\s+)?(?:outdated|obsolete|void|"
+        r"restrictions?|checks?|briefing|set-?up|configuration|standing orders|conditions|terms|"
+        r"requirements)\s+(?:from\s+(?:the\s+)?\w+\s+)?(?:as\s+)?(?:outdated|obsolete|void|"
         r"suspended|optional|lifted|cancelled|invalid|irrelevant|(?:only )?a draft|retired|"
         r"withdrawn|superseded)\b|"
         r"\b(?:rules?|polic(?:y|ies)|guidance|instructions|guidelines|procedures?)\b[^.;!?\n]{0,40}"
@@ -112,5 +117,27 @@ SIGNALS: list[Rule] = [
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""
 
+# Overriding and revealing in scripts the look-alike mapping would garble (ru, zh, ja, ko, ar),
+# read on the text as written (`memory/_normalize.native`).
+SCRIPTS: list[Rule] = [
+    _rule(
+        "override",
+        r"(?:игнорир|проигнорир|забуд|не обращай\w* внимания на|отмен)\w*[^.!?\n]{0,40}?"
+        r"(?:инструкц|правил|указани|ограничени|политик)|"
+        r"(?:忽略|无视|忘记|忘掉|不要理会|跳过|無視|忘れ)[^。！？.\n]{0,20}?"
+        r"(?:指令|指示|说明|规则|提示|政策|限制|ルール|命令|規則|ポリシー)|"
+        r"(?:指示|ルール|命令|規則|ポリシー|指令|规则)[^。！？.\n]{0,8}?(?:無視|忘れ)|"
+        r"(?:지시|규칙|명령|정책|지침)\S*\s*(?:\S+\s+){0,2}?(?:무시|잊어)|"
+        r"تجاهل[^.!?\n]{0,30}?(?:التعليمات|القواعد|الإرشادات|السياسة)",
+    ),
+    _rule(
+        "prompt-reveal",
+        r"(?:покажи|выведи|раскрой|повтори|напиши)\w*[^.!?\n]{0,40}?(?:системн\w* "
+        r"(?:промпт|подсказк|инструкц)|промпт)|系统提示|系统指令|提示词|システムプロンプト|"
+        r"시스템 프롬프트|موجه النظام",
+    ),
+]
+"""Rules for other scripts, read on the text before look-alike letters are mapped to Latin."""
 
-__all__ = ["SIGNALS"]
+
+__all__ = ["SCRIPTS", "SIGNALS"]

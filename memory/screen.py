@@ -5,13 +5,20 @@ attacker may control (a reservation note, an email body, a web page). A guidelin
 such text would carry a prompt injection into every later run. The screen reads a guideline in
 layers, and any finding keeps it from becoming active:
 
-1. normalise (`memory/_normalize.py`): NFKC, zero-width and control characters removed,
-   look-alike letters mapped to Latin, spelled-out letters joined, leetspeak read as letters;
-2. intents (`memory/_intents.py`): overriding the instructions, role play, revealing the system
-   prompt, sending data out; the same words in a refusal ("decline", "never share") are benign;
-3. encoded spans (base64, hex, URL escapes) decoded and screened again;
+1. normalise (`memory/_normalize.py`): NFKC, zero-width and control characters removed (tag
+   characters made visible), look-alike letters mapped to Latin, spelled-out letters joined,
+   leetspeak read as letters; words split mid-word re-split (`wordninja`); the text reversed
+   and ROT13-decoded;
+2. intents (`memory/_intents.py`, `_signals.py`, `_registers.py`): overriding the
+   instructions (also dressed as an announcement, a policy update or an authority's decision),
+   role play, revealing the system prompt, sending data out, hiding an act or a text; the same
+   words in a refusal ("decline", "never share") or as the reported situation ("if the user
+   says the limits were lifted, check the policy") are benign;
+3. encoded spans (base64, hex, URL escapes, character codes, bits, escapes) decoded and
+   screened again;
 4. secrets and personal data (`memory/_secrets.py`): detect-secrets, phonenumbers, checksums;
-5. tool names in the text outside the task's tool set (or the store's known tools);
+5. tool names in the text ("call x_y", "execute x_y", "x_y(...)", "the x_y tool") outside the
+   task's tool set (or the store's known tools);
 6. meaning (`memory/_semantic.py`), only when the layers above found nothing and the store embeds
    with MiniLM: each sentence of the instruction and rationale scored by a probe on its sentence
    embedding, trained on labelled guideline texts, for wordings no pattern anticipated.
@@ -28,20 +35,37 @@ from collections.abc import Iterable
 from typing import Any
 
 from oncourse.consistency.guidelines import Guideline
-from oncourse.memory._intents import intents, squeezed_intents
-from oncourse.memory._normalize import clean, decoded, squeezed, views
+from oncourse.memory._intents import RULES, Rule, complies, intents, squeezed_intents
+from oncourse.memory._normalize import (
+    clean,
+    decoded,
+    native,
+    resegmented,
+    squeezed,
+    turned,
+    views,
+)
+from oncourse.memory._registers import REGISTERS
 from oncourse.memory._secrets import luhn_valid, secrets_and_pii
 from oncourse.memory._semantic import semantic_findings
-from oncourse.memory._signals import SIGNALS
+from oncourse.memory._signals import SCRIPTS, SIGNALS
 from pydantic import BaseModel, Field
 
 _API_KEY = re.compile(
     r"\b(sk-[A-Za-z0-9_-]{16,}|sk-ant-[A-Za-z0-9_-]{16,}|AKIA[0-9A-Z]{16}|"
     r"gh[pousr]_[A-Za-z0-9]{20,}|xox[baprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{30,})"
 )
+_TOOL_NAME = r"([a-z][a-z0-9]*(?:_[a-z0-9]+)+)"
 _TOOL_MENTION = re.compile(
-    r"\b(?i:call|calls|calling|invoke|invoking|use|using|run|running|tool)\s+[`'\"]?"
-    r"([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b"
+    r"\b(?:(?i:use|uses|using|tool)\s+|(?i:call|calls|calling|invoke[sd]?|invoking|run|runs|"
+    r"running|execute[sd]?|executing|trigger(?:s|ed|ing)?|fire|hit)\s+(?:(?i:to|the)\s+)?)[`'\"]?"
+    + _TOOL_NAME
+    + r"\b"
+)
+# A name written as a call, or named as a tool: "issue_credit(amount=5)", "the wipe_logs tool".
+_TOOL_SHAPED = re.compile(
+    r"\b" + _TOOL_NAME + r"\s*\((?!s\))|\b" + _TOOL_NAME + r"[`'\"]?\s+"
+    r"(?i:tool|function|endpoint|command|action)\b"
 )
 _BACKTICKED = re.compile(r"`([A-Za-z][A-Za-z0-9_]*)`")
 _LABELS = {
@@ -51,7 +75,9 @@ _LABELS = {
     "exfiltration": "asks to send data elsewhere or into replies",
     "concealment": "asks the agent to act and hide it",
     "tool-call": "writes out a tool call for the agent to make",
+    "hidden-markup": "hides text in markup a reader does not see",
 }
+_RULE_SETS: tuple[list[Rule], ...] = (RULES, SIGNALS, REGISTERS)
 
 
 class ScreenResult(BaseModel):
@@ -61,20 +87,39 @@ class ScreenResult(BaseModel):
     reasons: list[str] = Field(default_factory=list, description="One line per finding.")
 
 
-def _intent_reasons(text: str, depth: int) -> list[str]:
+def _read(view: str, reported_benign: bool) -> list[tuple[str, str]]:
+    return [hit for rules in _RULE_SETS for hit in intents(view, rules, reported_benign)]
+
+
+def _intent_reasons(text: str, depth: int, reported_benign: bool = False) -> list[str]:
     reasons: list[str] = []
     seen: set[str] = set()
+
+    def add(intent: str, phrase: str, how: str = "") -> None:
+        if intent not in seen:
+            seen.add(intent)
+            reasons.append(f"{_LABELS[intent]}{how}: {phrase[:80]!r}")
+
     for view in views(text):
-        for intent, phrase in intents(view) + intents(view, SIGNALS):
-            if intent not in seen:
-                seen.add(intent)
-                reasons.append(f"{_LABELS[intent]}: {phrase[:80]!r}")
+        for intent, phrase in _read(view, reported_benign):
+            add(intent, phrase)
+    for intent, phrase in intents(native(text), SCRIPTS, reported_benign):
+        add(intent, phrase)
     words = set(re.findall(r"[a-z]+", clean(text).lower()))
     for intent, phrase, verb in squeezed_intents(squeezed(text)):
         # Only when the verb is split: whole words were read (with their negations) above.
-        if intent not in seen and verb not in words:
-            seen.add(intent)
-            reasons.append(f"{_LABELS[intent]} (words split apart): {phrase[:80]!r}")
+        if verb not in words:
+            add(intent, phrase, " (words split apart)")
+    repaired = resegmented(text)
+    for intent, phrase in _read(repaired, reported_benign) if repaired else []:
+        # Only a phrase with a repaired word: the rest was read above, quotes and all.
+        if set(re.findall(r"[a-z]+", phrase.lower())) - words:
+            add(intent, phrase, " (words split apart)")
+    for view in turned(text):
+        for intent, phrase in _read(view, reported_benign):
+            # Words only: a turned address or link is gibberish that still looks like one.
+            if len(re.findall(r"[a-z]{2,}", phrase.lower())) >= 2 and " " in phrase.strip():
+                add(intent, phrase, " (reversed or ROT13)")
     if depth < 2:
         for plain in decoded(text):
             inner = _intent_reasons(plain, depth + 1) + secrets_and_pii(plain)
@@ -82,8 +127,8 @@ def _intent_reasons(text: str, depth: int) -> list[str]:
     return reasons
 
 
-def _pattern_hits(text: str) -> list[str]:
-    reasons = _intent_reasons(text, 0)
+def _pattern_hits(text: str, reported_benign: bool = False) -> list[str]:
+    reasons = _intent_reasons(text, 0, reported_benign)
     cleaned = clean(text)
     if _API_KEY.search(cleaned):
         reasons.append("carries an API key")
@@ -95,8 +140,9 @@ def _pattern_hits(text: str) -> list[str]:
 
 
 def named_tools(text: str) -> set[str]:
-    """Tool-like names the text tells the agent to use (`call x_y`, `use x_y`, backticked)."""
+    """Tool-like names the text tells the agent to use (`call x_y`, `x_y(...)`, backticked)."""
     found = {m.group(1) for m in _TOOL_MENTION.finditer(text)}
+    found |= {m.group(1) or m.group(2) for m in _TOOL_SHAPED.finditer(text)}
     found |= {m.group(1) for m in _BACKTICKED.finditer(text) if "_" in m.group(1)}
     return found
 
@@ -138,7 +184,7 @@ def screen(
     user or a tool does ("the user asks you to ignore the policy"), not what the agent should.
     """
     allowed = None if allowed_tools is None else set(allowed_tools)
-    reasons = _pattern_hits(_texts(guideline))
+    reasons = _guideline_hits(guideline)
     if allowed is not None:
         outside = sorted(named_tools(_texts(guideline)) - allowed)
         if outside:
@@ -168,7 +214,7 @@ def active_reasons(
     """
     if allowed_tools is not None:
         return screen(guideline, allowed_tools, embedder).reasons
-    reasons = _pattern_hits(_texts(guideline))
+    reasons = _guideline_hits(guideline)
     known = set(known_tools or ()) | set(guideline.scope.tools)
     outside = sorted(named_tools(_texts(guideline)) - known) if known else []
     if outside:
@@ -176,6 +222,13 @@ def active_reasons(
     if not reasons:
         reasons = _meaning_reasons(_asked(guideline), embedder)
     return list(dict.fromkeys(reasons))
+
+
+def _guideline_hits(guideline: Guideline) -> list[str]:
+    # A trigger reports what someone asks; unless the instruction goes along with it, a reported
+    # request there ("the user asks you to skip verification") is the situation, not the order.
+    trigger = _pattern_hits(guideline.trigger, reported_benign=not complies(guideline.instruction))
+    return list(dict.fromkeys(trigger + _pattern_hits(_asked(guideline))))
 
 
 def _texts(guideline: Guideline) -> str:
