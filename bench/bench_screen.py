@@ -7,8 +7,12 @@ work, numbers that are not secrets). Each line also says which batch it was writ
 `first` was written with the screen's design in mind; `second` and `third` were written later as
 held-out sets, measured, and then the screen was generalised (the figures measured on them before
 that are in the README); `fourth` was written and measured before the meaning layer
-(`memory/_semantic.py`) was added, `fifth` after it and measured once. Every text is pushed down
-each path by which a guideline becomes active:
+(`memory/_semantic.py`) was added, `fifth` after it and measured once. Both were then used for
+development (the screen's patterns were generalised on their misses and the meaning probe is
+trained on `first` to `fifth`): they are developed batches now, not held-out ones. `sixth` was
+written sealed before the next change to the screen and measured once before it and once after
+it (figures in the README); it is the held-out batch. Every text is pushed down each path by
+which a guideline becomes active:
 
 - import: a JSONL line with status `active`, read by `memory import` (through `admit`);
 - activate: stored as `proposed` (unscreened), then `activate`d;
