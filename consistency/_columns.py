@@ -271,6 +271,27 @@ def _context_driven(cells: _Cells, split: ColumnSplit, texts: TextClusterer) -> 
     return not all(alike(i, j) for i, j in pairs)
 
 
+def _next_write(cells: _Cells, r: int, column: int) -> int | None:
+    """Signature of run r's first write call at or after `column` (failed calls count)."""
+    matrix = cells.alignment.matrix
+    for c in range(column, matrix.shape[1]):
+        step = cells.step(r, c)
+        if step >= 0 and cells.kind(r, step) == "write":
+            return int(matrix[r, c])
+    return None
+
+
+def _settled(cells: _Cells, split: ColumnSplit) -> bool:
+    """Whether every run goes on to make the same write next, whatever it did at the column.
+
+    Then the difference there (a reworded question, a lookup in another order, asking before
+    rather than after) did not change what the agent did next, and cannot be what decided the
+    outcome: the decision lies later, where the writes part.
+    """
+    nexts = {_next_write(cells, r, split.column) for g in split.groups for r in g}
+    return len(nexts) == 1 and None not in nexts
+
+
 def _same_way(cells: _Cells, split: ColumnSplit, high: set[int]) -> bool:
     """Whether a column splits the runs present there as `high` does.
 

@@ -37,6 +37,7 @@ from oncourse.consistency._columns import (
     _preceding,
     _reply_text,
     _same_way,
+    _settled,
     _split,
 )
 from oncourse.consistency.align import Alignment
@@ -122,6 +123,10 @@ def find_decision(
     separating = [
         s for s in splits.values() if s.cut and s.separation > baseline + 1e-12 and not s.by_subject
     ]
+    # A fork after which every run makes the same write is not where the runs parted, when
+    # they part later; when they never part, what differs is what they were told.
+    unsettled = [s for s in separating if s.kind == "write" or not _settled(cells, s)]
+    separating = unsettled or separating
     # One batch for every observation compared below (a model embeds far faster in batches).
     texts.prefetch(
         [
@@ -217,7 +222,7 @@ def _trace_back(
             break  # every run did the same: the split comes later
         # Stop where only one side has a step: the chain of evidence breaks there (jumping over
         # such gaps finds splits that match the outcomes by chance, with few runs).
-        if not _same_way(cells, split, high) or split.kind == "text":
+        if not _same_way(cells, split, high) or split.kind == "text" or _settled(cells, split):
             break
         best = split
     return best
@@ -339,6 +344,15 @@ def _asked_first(
             continue
         column = next(iter(columns))
         if column is None:
+            continue
+        # Ask vs assume: the other side made the same call without asking (another call there,
+        # or none, is another decision, not the same one taken without a question).
+        tools = {cells.runs[r].steps[cells.step(r, consequence.column)].action.tool for r in side}
+        acted = [r for r in other if cells.step(r, consequence.column) >= 0]
+        if not acted or any(
+            cells.runs[r].steps[cells.step(r, consequence.column)].action.tool not in tools
+            for r in acted
+        ):
             continue
         keys = {cells.key(r, column) for r in side}
         if keys & {cells.key(r, column) for r in other}:

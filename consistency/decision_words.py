@@ -31,7 +31,10 @@ _PATTERNS: dict[DecisionWord, re.Pattern[str]] = {
         # "Are you ready to proceed?" asks for a go-ahead; "once you are ready to proceed, let
         # me know" defers until the user has what is missing, and confirms nothing.
         r"(?:like|want) to proceed|are you ready to proceed|should i (?:go ahead|proceed)|"
-        r"i can offer|i can issue|i will proceed|i'll proceed|i will now|i'll now)\b"
+        r"i can offer|i can issue|i will proceed|i'll proceed|i will now|i'll now|"
+        # "I need to confirm the details ... once you confirm, I can proceed": a go-ahead asked.
+        r"i (?:need|would like|want) to confirm|once you confirm|i can proceed|"
+        r"i(?: will|'ll) go ahead)\b"
     ),
     "ask": re.compile(
         r"\b(?:could you (?:please )?(?:provide|tell|share|specify|give|let me know|check)|"

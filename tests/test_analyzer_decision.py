@@ -172,6 +172,7 @@ def test_main_decision_of_a_reply(text: str, word: str):
         ("Once you have the order number and are ready to proceed, let me know.", "inform"),
         ("Yes, a gift card works. When you're ready to proceed, just tell me.", "inform"),
         ("If you would like to proceed with the refund, please let me know.", "confirm"),
+        ("I need to confirm order 12. Once you confirm, I can proceed.", "confirm"),
     ],
 )
 def test_a_deferral_is_not_a_request_to_confirm(text: str, word: str):

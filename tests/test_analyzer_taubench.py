@@ -199,3 +199,52 @@ def test_context_carries_what_a_guideline_needs(lexical):
     ]
     assert len(div.context.preceding_observations) == len(div.branches)
     assert [a.tool for a in div.context.alternatives] == [b.action.tool for b in div.branches]
+
+
+def _without(run_id: str, embedder=None) -> TaskAnalysis:
+    task = run_id.split(":")[0]
+    runs = [r for r in load_trajectories([SAMPLE]) if r.task_id == task and r.run_id != run_id]
+    [a] = analyze_runs(runs, embedder)
+    return a
+
+
+def _steps(a: TaskAnalysis) -> dict[str, int]:
+    assert a.divergence is not None
+    return {r: s for b in a.divergence.branches for r, s in zip(b.runs, b.steps, strict=True)}
+
+
+def test_with_one_passing_run_the_decision_is_where_the_writes_part():
+    """Three runs of a task, one passing: every difference in it separates perfectly.
+
+    Read from the transcripts (each task without one of its runs):
+    - 15 without 15:3: early on, 15:2 asks which booking, 15:0 waits, 15:1 looks it up, and
+      all three then make the same downgrade call (not enough seats). The decision comes after
+      that error: 15:2 refuses, 15:0 lists cancelling as an option, 15:1 has already made the
+      partial downgrade and reports it (the columns the embedder aligns: step 11 lexically).
+    - 45 without 45:3: 45:0 asks which flight was delayed, 45:1 and 45:2 offer a certificate
+      at once; that is no ask-vs-assume (nobody made the call without asking): the decision is
+      still send_certificate vs transfer (step 5).
+    - 30 without 30:3: both sides ask the user to confirm the same cancellation at step 10
+      ("once you confirm ..., I can proceed" is a confirmation too); the decision is the
+      cancel vs transfer at step 11.
+    """
+    a = _without("15:3")
+    assert _steps(a) == {"15:0": 11, "15:1": 11, "15:2": 11}
+    assert "cannot" in a.divergence.branches[0].action.args["text"] or "unable" in (
+        a.divergence.branches[0].action.args["text"]
+    )
+    a = _without("45:3")
+    assert a.decision_step == 5 and _winner(a).action.tool == "send_certificate"
+    a = _without("30:3")
+    assert a.decision_step == 11 and _winner(a).action.tool == "cancel_reservation"
+
+
+@pytest.mark.slow
+def test_with_one_passing_run_and_minilm_the_decision_is_the_post_error_write():
+    from oncourse.memory.embedding import MiniLMEmbedder
+
+    a = _without("15:3", MiniLMEmbedder())
+    # MiniLM aligns 15:1's partial downgrade with the others' replies after the error.
+    assert a.decision_step == a.consequence_step == 10
+    assert _branch_of(a.divergence, "15:1").action.tool == "update_reservation_flights"
+    assert _steps(a) == {"15:0": 10, "15:1": 10, "15:2": 10}
