@@ -125,8 +125,9 @@ def find_decision(
     ]
     # A fork after which every run makes the same write is not where the runs parted, when
     # they part later; when they never part, what differs is what they were told.
+    # (They stay listed as weighed, with that note.)
     unsettled = [s for s in separating if s.kind == "write" or not _settled(cells, s)]
-    separating = unsettled or separating
+    choosable = unsettled or separating
     # One batch for every observation compared below (a model embeds far faster in batches).
     texts.prefetch(
         [
@@ -140,14 +141,16 @@ def find_decision(
         split.context_driven = _context_driven(cells, split, texts)
     out = DecisionPoint()
     consequence = min(
-        (s for s in separating if s.kind == "write"), key=lambda s: s.column, default=None
+        (s for s in choosable if s.kind == "write"), key=lambda s: s.column, default=None
     )
     decision: ColumnSplit | None = None
-    why: dict[int, str] = {}
+    why: dict[int, str] = {
+        s.column: "every run then made the same write" for s in separating if s not in choosable
+    }
     if consequence is not None:
         decision = _behind(cells, consequence, splits, outcomes, rows, texts, why)
-    elif separating:
-        decision = max(separating, key=lambda s: (_score(s), -s.column))
+    elif choosable:
+        decision = max(choosable, key=lambda s: (_score(s), -s.column))
     if decision is not None and decision.context_driven is None:
         decision.context_driven = _context_driven(cells, decision, texts)
     out.consequence = consequence
