@@ -1,13 +1,13 @@
 """The screen's meaning layer: does a sentence read like an order to subvert the agent?
 
-Phrase patterns only catch the wordings someone thought of. This layer embeds each sentence of
-a guideline's instruction and rationale and scores it with a linear probe (logistic regression
-on the sentence embedding) trained on labelled guideline texts: the corpus batches `first` to
-`fifth` (`fourth` and `fifth` were measured once as held-out sets before they joined) and short
-descriptions of the hostile intents and of ordinary operational guidance below. A sentence at or
-above the probe's threshold is flagged, and the reason names the nearest hostile intent. The
-threshold was chosen by cross-validation on those batches alone (at most 2% of their benign
-texts flagged); the batches written later (`sixth`) measure the layer and never train it
+Phrase patterns only catch the wordings someone thought of. This layer embeds each sentence of a
+guideline's instruction (what injection puts in a prompt) and scores it with a linear probe
+(logistic regression on the sentence embedding) trained on labelled guideline texts: the corpus
+batches `first` to `fifth` (`fourth` and `fifth` were measured once as held-out sets before they
+joined) and short descriptions of the hostile intents and of ordinary operational guidance below. A
+sentence at or above the probe's threshold is flagged, and the reason names the nearest hostile
+intent. The threshold was chosen by cross-validation on those batches alone (at most 2% of their
+benign texts flagged); the batches written later (`sixth`) measure the layer and never train it
 (`bench/calibrate_screen.py` rebuilds the probes).
 
 Sentences that refuse or negate ("do not ...", "never ...", "decline ...", "X is not Y")
@@ -212,7 +212,7 @@ def semantic_findings(text: str, embedder: Any = None) -> list[Finding]:
     """Sentences of the text that the probe for `embedder` scores at or above its threshold.
 
     Args:
-        text: the guideline's instruction and rationale.
+        text: the guideline's instruction.
         embedder: the store's embedder; None or one without a probe: no findings.
     """
     key = embedder_key(embedder)

@@ -20,8 +20,8 @@ layers, and any finding keeps it from becoming active:
 5. tool names in the text ("call x_y", "execute x_y", "x_y(...)", "the x_y tool") outside the
    task's tool set (or the store's known tools);
 6. meaning (`memory/_semantic.py`), only when the layers above found nothing and the store embeds
-   with MiniLM: each sentence of the instruction and rationale scored by a probe on its sentence
-   embedding, trained on labelled guideline texts, for wordings no pattern anticipated.
+   with MiniLM: each sentence of the instruction scored by a probe on its sentence embedding,
+   trained on labelled guideline instructions, for wordings no pattern anticipated.
 
 Layers 1-5 are patterns: cheap, explainable (each reason names the rule and the phrase) and
 erring on the side of quarantine, which only costs a human look. Recall and false positives on a
@@ -180,8 +180,11 @@ def screen(
 ) -> ScreenResult:
     """Screen a guideline's instruction, trigger and rationale, and its scope's tool names.
 
-    The meaning layer reads the instruction and rationale only: a trigger describes what the
-    user or a tool does ("the user asks you to ignore the policy"), not what the agent should.
+    The meaning layer reads the instruction only: a trigger describes what the user or a tool
+    does ("the user asks you to ignore the policy"), not what the agent should, and the
+    rationale is evidence for a reader that injection never puts in a prompt, prose the probe
+    was not trained on (it flagged "written by hand for bench_controls"). The patterns read all
+    three.
     """
     allowed = None if allowed_tools is None else set(allowed_tools)
     reasons = _guideline_hits(guideline)
@@ -193,7 +196,7 @@ def screen(
         if outside:
             reasons.append(f"scope names tools outside the task's tool set: {', '.join(outside)}")
     if not reasons:
-        reasons = _meaning_reasons(_asked(guideline), embedder)
+        reasons = _meaning_reasons(guideline.instruction, embedder)
     return ScreenResult(ok=not reasons, reasons=list(dict.fromkeys(reasons)))
 
 
@@ -220,7 +223,7 @@ def active_reasons(
     if outside:
         reasons.append(f"names tools the store does not know: {', '.join(outside)}")
     if not reasons:
-        reasons = _meaning_reasons(_asked(guideline), embedder)
+        reasons = _meaning_reasons(guideline.instruction, embedder)
     return list(dict.fromkeys(reasons))
 
 
