@@ -11,8 +11,9 @@ that are in the README); `fourth` was written and measured before the meaning la
 development (the screen's patterns were generalised on their misses and the meaning probe is
 trained on `first` to `fifth`): they are developed batches now, not held-out ones. `sixth` was
 written sealed before the next change to the screen and measured once before it and once after
-it (figures in the README); it is the held-out batch. Every text is pushed down each path by
-which a guideline becomes active:
+it (figures in the README); it is a held-out batch. `seventh` was written sealed (without reading
+the screen, its tests or the earlier texts) and measured once, after the last change; it is held out
+too. Every text is pushed down each path by which a guideline becomes active:
 
 - import: a JSONL line with status `active`, read by `memory import` (through `admit`);
 - activate: stored as `proposed` (unscreened), then `activate`d;
