@@ -6,8 +6,11 @@ from failures, cited record fields, the passing run's stated reason); the agent'
 when the runs recorded one; the closest existing guidelines (to merge or flag a conflict); and an
 explicit "no guideline" option. The reply is requested through the provider's structured-output
 feature (`ModelSettings.response_schema`: OpenAI `response_format` json_schema, Anthropic a forced
-tool), validated with pydantic, screened for run-specific values, and retried a bounded number of
-times when malformed.
+tool), validated with pydantic, and retried a bounded number of times when malformed. Its content
+is checked too (a trigger and an instruction of a few words each, no placeholder or repeated text,
+no run-specific or id-shaped values): a reply that is well-formed JSON but still unusable after
+the retries ends as an abstention with the reason, never as a stored guideline. The schema bounds
+every string and list, so a small model under constrained decoding cannot run past its token cap.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from oncourse.consistency._roles import quoted_values, scrub
 from oncourse.consistency.analyzer import TaskAnalysis
@@ -34,20 +37,41 @@ from oncourse.consistency.trajectory import Trajectory
 from pydantic import BaseModel, Field, ValidationError
 
 SCHEMA_NAME = "guideline"
+MAX_CHARS = {"trigger": 400, "instruction": 600, "rationale": 800, "reason": 400}
+"""Longest text accepted per field (the schema's maxLength and the draft's max_length)."""
+MAX_PRECONDITIONS = 4
+PRECONDITION_CHARS = 200
 GUIDELINE_SCHEMA: dict[str, Any] = {
     "title": SCHEMA_NAME,
     "type": "object",
     "properties": {
         "decision": {"type": "string", "enum": ["guideline", "no_guideline"]},
-        "trigger": {"type": "string", "description": "The situation, as the agent sees it."},
-        "instruction": {"type": "string", "description": "One or two imperative sentences."},
-        "rationale": {"type": "string", "description": "Why, from the runs."},
+        "trigger": {
+            "type": "string",
+            "maxLength": MAX_CHARS["trigger"],
+            "description": "The situation, as the agent sees it.",
+        },
+        "instruction": {
+            "type": "string",
+            "maxLength": MAX_CHARS["instruction"],
+            "description": "One or two imperative sentences.",
+        },
+        "rationale": {
+            "type": "string",
+            "maxLength": MAX_CHARS["rationale"],
+            "description": "Why, from the runs.",
+        },
         "preconditions": {
             "type": "array",
-            "items": {"type": "string"},
+            "items": {"type": "string", "maxLength": PRECONDITION_CHARS},
+            "maxItems": MAX_PRECONDITIONS,
             "description": "What must hold (in the records looked up) for it to apply.",
         },
-        "reason": {"type": "string", "description": "With no_guideline: why none."},
+        "reason": {
+            "type": "string",
+            "maxLength": MAX_CHARS["reason"],
+            "description": "With no_guideline: why none.",
+        },
     },
     "required": ["decision", "trigger", "instruction", "rationale", "preconditions", "reason"],
     "additionalProperties": False,
@@ -83,11 +107,72 @@ class GuidelineDraft(BaseModel):
     decision: Literal["guideline", "no_guideline"] = Field(
         default="guideline", description="Write one or abstain (a reply without it writes one)."
     )
-    trigger: str = Field(default="", max_length=400, description="The situation.")
-    instruction: str = Field(default="", max_length=600, description="Imperative text.")
-    rationale: str = Field(default="", max_length=800, description="The evidence.")
-    preconditions: list[str] = Field(default_factory=list, description="Facts that must hold.")
-    reason: str = Field(default="", max_length=400, description="Why no guideline.")
+    trigger: str = Field(default="", max_length=MAX_CHARS["trigger"], description="The situation.")
+    instruction: str = Field(
+        default="", max_length=MAX_CHARS["instruction"], description="Imperative text."
+    )
+    rationale: str = Field(
+        default="", max_length=MAX_CHARS["rationale"], description="The evidence."
+    )
+    preconditions: list[Annotated[str, Field(max_length=PRECONDITION_CHARS)]] = Field(
+        default_factory=list, max_length=MAX_PRECONDITIONS, description="Facts that must hold."
+    )
+    reason: str = Field(default="", max_length=MAX_CHARS["reason"], description="Why no guideline.")
+
+
+class UnusableDraft(ValueError):
+    """A well-formed reply whose guideline cannot be used (empty, placeholder, quotes values)."""
+
+
+# An id has letters and digits mixed in one word ("ZFA04Y", "user_3668"); a guideline names roles.
+_ID_SHAPED = re.compile(r"(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]{5,}(?![\w-])")
+_PLACEHOLDERS = {
+    *GUIDELINE_SCHEMA["properties"],
+    *GUIDELINE_SCHEMA["properties"]["decision"]["enum"],
+    "none",
+    "n/a",
+    "null",
+    "string",
+}
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[\w'-]+", text.lower())
+
+
+def _is_placeholder(text: str) -> bool:
+    return re.sub(r"[\s-]+", "_", text.strip().strip(".!\"'").lower()) in _PLACEHOLDERS
+
+
+def _declined(reason: str, forbidden: set[str]) -> str:
+    """The abstention's reason, run values scrubbed; a blank or placeholder one is no reason."""
+    if not reason.strip() or _is_placeholder(reason):
+        return f"the model declined without giving a reason (reason: {reason!r})"
+    return f"the model declined: {scrub(reason, forbidden)}"
+
+
+def content_problem(draft: GuidelineDraft, forbidden: set[str]) -> str | None:
+    """Why a drafted guideline is unusable, or None when it may be stored."""
+    fields = {"trigger": draft.trigger, "instruction": draft.instruction}
+    if len(_words(draft.instruction)) < 3 or len(_words(draft.trigger)) < 2:
+        return "the trigger and the instruction must be filled in (a few words each)"
+    for name, text in fields.items():
+        if _is_placeholder(text):
+            return f"the {name} is a placeholder ({text!r}), not a sentence"
+        words = _words(text)
+        if len(words) >= 8 and len(set(words)) < len(words) / 2:
+            return f"the {name} repeats itself"
+    if _words(draft.trigger) == _words(draft.instruction):
+        return "the trigger and the instruction say the same thing"
+    both = " ".join(fields.values())
+    quoted = quoted_values(both, forbidden) or sorted(set(_ID_SHAPED.findall(both)))
+    if quoted:
+        return (
+            "the guideline quotes run-specific values "
+            + ", ".join(repr(v) for v in quoted)
+            + "; name their role instead"
+        )
+    return None
 
 
 def _json_object(text: str) -> Any:
@@ -144,8 +229,8 @@ class LLMGuidelineGenerator:
     Args:
         model: any `ChatModel` (OpenAI, Anthropic, OpenAI-compatible, scripted, ...).
         max_retries: how many times an invalid reply is sent back for correction.
-        settings: sampling settings for the calls (temperature 0 by default); the structured
-            output schema is always set.
+        settings: sampling settings for the calls (temperature 0, 1000 tokens, 300 s by
+            default); the structured output schema is always set.
         similar: looks up the closest existing guidelines, shown to the model to merge or flag.
         steps_before: how many steps before the fork each branch shows.
     """
@@ -164,7 +249,8 @@ class LLMGuidelineGenerator:
             raise ConfigError("max_retries must be >= 0")
         self.model = model
         self.max_retries = max_retries
-        base = settings or ModelSettings(temperature=0.0, max_tokens=800)
+        # Writing a guideline is offline work; a local server on CPU may take minutes per call.
+        base = settings or ModelSettings(temperature=0.0, max_tokens=1000, timeout_s=300.0)
         self.settings = base.model_copy(update={"response_schema": GUIDELINE_SCHEMA})
         self.similar = similar
         self.steps_before = steps_before
@@ -228,36 +314,32 @@ class LLMGuidelineGenerator:
         except (ValueError, ValidationError) as exc:
             raise ValueError(f"invalid guideline JSON: {str(exc).splitlines()[0]}") from exc
 
-    @staticmethod
-    def _check(draft: GuidelineDraft, forbidden: set[str]) -> None:
-        if len(draft.instruction.split()) < 3 or len(draft.trigger.split()) < 2:
-            raise ValueError("invalid guideline JSON: trigger and instruction must be filled in")
-        quoted = quoted_values(" ".join([draft.instruction, draft.trigger]), forbidden)
-        if quoted:
-            raise ValueError(
-                "the guideline quotes run-specific values "
-                + ", ".join(repr(v) for v in quoted)
-                + "; name their role instead"
-            )
-
     def generate(self, analysis: TaskAnalysis, runs: Sequence[Trajectory] = ()) -> list[Guideline]:
-        """Ask the model; `NoGuideline` when it abstains, ModelCallError after the retries."""
+        """Ask the model; `NoGuideline` when it abstains or its guideline stays unusable.
+
+        Raises:
+            NoGuideline: the model chose no_guideline, or its last well-formed reply was still
+                unusable after the retries (the reason says why).
+            ModelCallError: the call failed, or the last reply was still not the schema's JSON.
+        """
         divergence: Divergence | None = analysis.divergence
         branches = ranked_branches(divergence) if divergence is not None else []
         if len(branches) < 2:
             return []
         messages = self.prompt(analysis, runs)
         forbidden = run_specific_values(analysis)
-        problem = ""
+        problem, well_formed = "", False
         for _attempt in range(self.max_retries + 1):
             reply = self.model.complete(messages, [], self.settings)
             try:
                 draft = self._draft(reply)
                 if draft.decision == "no_guideline":
-                    raise NoGuideline(f"the model declined: {draft.reason or 'no reason given'}")
-                self._check(draft, forbidden)
+                    raise NoGuideline(_declined(draft.reason, forbidden))
+                unusable = content_problem(draft, forbidden)
+                if unusable is not None:
+                    raise UnusableDraft(unusable)
             except ValueError as exc:
-                problem = str(exc)
+                problem, well_formed = str(exc), isinstance(exc, UnusableDraft)
                 messages = [
                     *messages,
                     Message(
@@ -283,10 +365,20 @@ class LLMGuidelineGenerator:
                     )
                 )
             ]
+        attempts = self.max_retries + 1
+        if well_formed:
+            # Well-formed, but nothing worth storing: an abstention with the reason, not an error.
+            raise NoGuideline(f"no usable guideline after {attempts} attempts: {problem}")
         raise ModelCallError(
-            "invalid_output",
-            f"no valid guideline after {self.max_retries + 1} attempts: {problem}",
+            "invalid_output", f"no valid guideline after {attempts} attempts: {problem}"
         )
 
 
-__all__ = ["GUIDELINE_SCHEMA", "GuidelineDraft", "LLMGuidelineGenerator", "SimilarGuidelines"]
+__all__ = [
+    "GUIDELINE_SCHEMA",
+    "GuidelineDraft",
+    "LLMGuidelineGenerator",
+    "SimilarGuidelines",
+    "UnusableDraft",
+    "content_problem",
+]

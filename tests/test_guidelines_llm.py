@@ -12,7 +12,11 @@ from oncourse.adapters.models.scripted import ScriptedModel
 from oncourse.consistency.chat import AssistantMessage, ModelSettings, ToolCall
 from oncourse.consistency.errors import ModelCallError
 from oncourse.consistency.guidelines import Guideline, NoGuideline
-from oncourse.consistency.llm_generator import GUIDELINE_SCHEMA, LLMGuidelineGenerator
+from oncourse.consistency.llm_generator import (
+    GUIDELINE_SCHEMA,
+    GuidelineDraft,
+    LLMGuidelineGenerator,
+)
 from oncourse.consistency.trajectory import Trajectory
 from test_guidelines_generators import _analyzed, _invoice_runs
 
@@ -34,15 +38,30 @@ def _case() -> tuple[Any, list[Trajectory]]:
 
 
 @pytest.mark.parametrize(
-    "bad",
+    ("bad", "told"),
     [
-        "Sure! Here is a guideline: be careful with invoices.",  # no JSON at all
-        json.dumps({**VALID, "decision": "maybe"}),  # outside the schema's enum
-        json.dumps({**VALID, "instruction": "", "trigger": ""}),  # a guideline with no text
-        '{"decision": "guideline", "trigger": "truncated',  # cut off mid-object
+        ("Sure! Here is a guideline: be careful with invoices.", "invalid guideline JSON"),
+        (json.dumps({**VALID, "decision": "maybe"}), "invalid guideline JSON"),  # outside the enum
+        ('{"decision": "guideline", "trigger": "truncated', "invalid guideline JSON"),  # cut off
+        (json.dumps({**VALID, "preconditions": ["x"] * 9}), "invalid guideline JSON"),  # too many
+        # Well-formed JSON whose guideline is unusable: told why, not "invalid JSON".
+        (json.dumps({**VALID, "instruction": "", "trigger": ""}), "must be filled in"),
+        (json.dumps({**VALID, "trigger": "no_guideline"}), "must be filled in"),
+        (json.dumps({**VALID, "instruction": "guideline."}), "must be filled in"),
+        (
+            json.dumps(
+                {**VALID, "trigger": "The invoice list", "instruction": "the invoice list!"}
+            ),
+            "say the same thing",
+        ),
+        (json.dumps({**VALID, "instruction": "pay the invoice " * 4}), "repeats itself"),
+        (
+            json.dumps({**VALID, "instruction": "Pay invoice INV9931 before the others."}),
+            "quotes run-specific values 'INV9931'",
+        ),
     ],
 )
-def test_a_malformed_reply_is_sent_back_and_a_valid_one_accepted(bad):
+def test_a_malformed_reply_is_sent_back_and_a_valid_one_accepted(bad, told):
     model = ScriptedModel([bad, "```json\n" + json.dumps(VALID) + "\n```"])
     analysis, runs = _case()
     (guideline,) = LLMGuidelineGenerator(model, max_retries=2).generate(analysis, runs)
@@ -52,7 +71,40 @@ def test_a_malformed_reply_is_sent_back_and_a_valid_one_accepted(bad):
     assert guideline.provenance[0].model == "scripted"
     retry = model.requests[1].messages
     assert retry[-2].content == bad  # its own bad reply was shown back
-    assert "invalid guideline JSON" in retry[-1].content
+    assert told in retry[-1].content
+
+
+def test_a_reply_that_stays_unusable_ends_as_an_abstention_with_the_reason():
+    garbage = json.dumps(
+        {**VALID, "trigger": "no_guideline", "instruction": "no_guideline", "rationale": "x"}
+    )
+    model = ScriptedModel([garbage] * 3)
+    analysis, runs = _case()
+    with pytest.raises(NoGuideline, match="no usable guideline after 3 attempts: .*filled in"):
+        LLMGuidelineGenerator(model, max_retries=2).generate(analysis, runs)
+    assert len(model.requests) == 3
+
+
+def test_a_reply_that_stays_malformed_is_a_failed_call():
+    model = ScriptedModel(['{"decision": "guideline", "trigger": "cut'] * 3)
+    analysis, runs = _case()
+    with pytest.raises(ModelCallError, match="invalid_output.*after 3 attempts: invalid guideline"):
+        LLMGuidelineGenerator(model, max_retries=2).generate(analysis, runs)
+
+
+def test_the_schema_bounds_every_string_and_list_the_draft_bounds():
+    # Under constrained decoding the schema is all a small model is held to: an unbounded string
+    # or list lets it write until its token cap and the JSON is cut off.
+    props = GUIDELINE_SCHEMA["properties"]
+    for name, prop in props.items():
+        if prop["type"] == "string" and "enum" not in prop:
+            field = GuidelineDraft.model_fields[name]
+            assert prop["maxLength"] == next(m.max_length for m in field.metadata)
+    precondition = props["preconditions"]
+    assert precondition["maxItems"] >= 1 and precondition["items"]["maxLength"] >= 100
+    too_many = {**VALID, "preconditions": ["a fact"] * (precondition["maxItems"] + 1)}
+    with pytest.raises(ValueError):
+        GuidelineDraft.model_validate(too_many)
 
 
 def test_a_structured_reply_given_as_a_tool_call_is_read():
@@ -69,13 +121,30 @@ def test_the_model_may_decline_and_says_why():
         LLMGuidelineGenerator(ScriptedModel([json.dumps(declined)])).generate(analysis, runs)
 
 
+def test_a_decline_reason_does_not_carry_run_values():
+    declined = {**VALID, "decision": "no_guideline", "reason": "inv_100 was already paid"}
+    analysis, runs = _case()
+    with pytest.raises(NoGuideline) as info:
+        LLMGuidelineGenerator(ScriptedModel([json.dumps(declined)])).generate(analysis, runs)
+    assert info.value.reason == "the model declined: [value] was already paid"
+
+
+@pytest.mark.parametrize("reason", ["", "no_guideline", "No-Guideline", "none."])
+def test_a_decline_without_a_real_reason_is_reported_as_such(reason):
+    # A small model under constrained decoding fills `reason` with the enum value it just chose.
+    declined = {**VALID, "decision": "no_guideline", "reason": reason}
+    analysis, runs = _case()
+    with pytest.raises(NoGuideline, match="declined without giving a reason") as info:
+        LLMGuidelineGenerator(ScriptedModel([json.dumps(declined)])).generate(analysis, runs)
+    assert repr(reason) in info.value.reason
+
+
 def test_quoted_run_values_are_refused_until_the_retries_run_out():
     leaky = json.dumps({**VALID, "instruction": "Pay inv_100 and never inv_200."})
-    model = ScriptedModel([leaky, leaky, "{}"])
+    model = ScriptedModel([leaky, leaky, leaky])
     analysis, runs = _case()
-    with pytest.raises(ModelCallError, match="invalid_output.*after 3 attempts") as info:
+    with pytest.raises(NoGuideline, match="after 3 attempts: .*quotes run-specific values"):
         LLMGuidelineGenerator(model, max_retries=2).generate(analysis, runs)
-    assert info.value.kind == "invalid_output"
     assert "inv_100" in model.requests[1].messages[-1].content  # told what it leaked
 
 
@@ -122,10 +191,22 @@ def test_openai_asks_for_the_schema_through_response_format():
     body = OpenAIModel("gpt-4.1", api_key="sk-test").request_body(
         [], [], ModelSettings(response_schema=GUIDELINE_SCHEMA)
     )
-    assert body["response_format"] == {
-        "type": "json_schema",
-        "json_schema": {"name": "guideline", "schema": GUIDELINE_SCHEMA, "strict": True},
-    }
+    sent = body["response_format"]
+    assert (sent["type"], sent["json_schema"]["name"], sent["json_schema"]["strict"]) == (
+        "json_schema",
+        "guideline",
+        True,
+    )
+    # OpenAI's strict subset has no length keywords; everything else goes as written.
+    schema = sent["json_schema"]["schema"]
+    assert "maxLength" not in json.dumps(schema)
+    assert schema["required"] == GUIDELINE_SCHEMA["required"]
+    assert schema["properties"]["preconditions"]["maxItems"] == 4
+    assert schema["properties"]["decision"] == GUIDELINE_SCHEMA["properties"]["decision"]
+    assert "maxLength" in json.dumps(GUIDELINE_SCHEMA)  # the generator's own schema is untouched
+    compatible = OpenAIModel("m", base_url="http://127.0.0.1:9/v1", provider="openai-compatible")
+    body = compatible.request_body([], [], ModelSettings(response_schema=GUIDELINE_SCHEMA))
+    assert body["response_format"]["json_schema"]["schema"] == GUIDELINE_SCHEMA
     plain = OpenAIModel("gpt-4.1", api_key="sk-test").request_body([], [], ModelSettings())
     assert "response_format" not in plain
 

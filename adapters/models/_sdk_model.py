@@ -81,8 +81,10 @@ class SDKChatModel:
         self, messages: list[Message], tools: list[ToolSpec], settings: ModelSettings
     ) -> AssistantMessage:
         """Send one request; raise `ModelCallError` when it fails for good (after SDK retries)."""
+        return self._complete_body(self.request_body(messages, tools, settings), settings)
+
+    def _complete_body(self, request: dict[str, Any], settings: ModelSettings) -> AssistantMessage:
         sdk = self._sdk()
-        request = self.request_body(messages, tools, settings)
         try:
             response = self._send(self._sdk_client(), request, settings.timeout_s or self.timeout_s)
         except getattr(sdk, self.sdk_error) as exc:

@@ -2,12 +2,19 @@
 
 The same class serves any OpenAI-compatible server (vLLM, Ollama, llama.cpp server) through
 `base_url`. Key, client set-up and error mapping are `SDKChatModel`'s, shared with Anthropic.
+
+Structured output (`ModelSettings.response_schema`) goes out as OpenAI's `response_format`
+`json_schema`. Compatible servers do not all take that form: some reject it (llama-cpp-python's
+server answers that `type` must be `text` or `json_object`), some accept it and decode freely.
+Both are seen on the first structured call, which is then repeated in the JSON-mode form those
+servers document, `{"type": "json_object", "schema": ...}` (decoding constrained by a grammar
+built from the schema); the form that worked is kept for the model's later calls.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
 
 from oncourse.adapters.models._sdk_model import SDKChatModel
 from oncourse.consistency.chat import (
@@ -21,6 +28,13 @@ from oncourse.consistency.chat import (
 from oncourse.consistency.errors import ModelCallError
 
 OPENAI_KEY_VAR = "OPENAI_API_KEY"
+
+StructuredForm = Literal["json_schema", "json_object"]
+"""How `response_format` carries a schema: OpenAI's `json_schema`, or JSON mode plus `schema`."""
+
+# OpenAI's strict structured outputs accept a subset of JSON Schema without the length keywords;
+# a compatible server's grammar honours them, and they keep a small model from writing forever.
+_NOT_IN_STRICT_SUBSET = frozenset({"maxLength", "minLength"})
 
 
 class OpenAIModel(SDKChatModel):
@@ -63,6 +77,8 @@ class OpenAIModel(SDKChatModel):
             http_client=http_client,
             key_required=base_url is None,
         )
+        self.structured_form: StructuredForm = "json_schema"
+        """The `response_format` form in use; a compatible server may switch it to json_object."""
 
     def __repr__(self) -> str:
         where = f", base_url={self.base_url!r}" if self.base_url else ""
@@ -97,16 +113,82 @@ class OpenAIModel(SDKChatModel):
             body["seed"] = settings.seed
         if settings.response_schema is not None:
             # Structured output: the server constrains decoding to the schema.
-            schema = settings.response_schema
-            body["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {
-                    "name": str(schema.get("title") or "reply"),
-                    "schema": schema,
-                    "strict": True,
-                },
-            }
+            body["response_format"] = self.response_format(
+                settings.response_schema, self.structured_form
+            )
         return body
+
+    def response_format(self, schema: dict[str, Any], form: StructuredForm) -> dict[str, Any]:
+        """The `response_format` asking for `schema` in the given form."""
+        if form == "json_object":
+            return {"type": "json_object", "schema": schema}
+        if self.provider == "openai":
+            schema = _strict_subset(schema)
+        return {
+            "type": "json_schema",
+            "json_schema": {
+                "name": str(schema.get("title") or "reply"),
+                "schema": schema,
+                "strict": True,
+            },
+        }
+
+    def complete(
+        self, messages: list[Message], tools: list[ToolSpec], settings: ModelSettings
+    ) -> AssistantMessage:
+        """Send one request; a compatible server that does not take `json_schema` gets JSON mode."""
+        body = self.request_body(messages, tools, settings)
+        schema = settings.response_schema
+        if schema is None or self.provider == "openai" or self.structured_form != "json_schema":
+            return self._complete_body(body, settings)
+        try:
+            reply = self._complete_body(body, settings)
+        except ModelCallError as exc:
+            if not _rejects_response_format(exc):
+                raise
+            self.structured_form = "json_object"
+            return self._complete_body(self._in_form(body, schema, "json_object"), settings)
+        if reply.tool_calls or _is_json_object(reply.content):
+            return reply
+        # Accepted but not honoured: the schema did not constrain the reply. Try JSON mode once;
+        # where that fails too, the first reply stands (its reader may still find JSON in it).
+        try:
+            retried = self._complete_body(self._in_form(body, schema, "json_object"), settings)
+        except ModelCallError:
+            return reply
+        if not _is_json_object(retried.content):
+            return reply
+        self.structured_form = "json_object"
+        return retried
+
+    def _in_form(
+        self, body: dict[str, Any], schema: dict[str, Any], form: StructuredForm
+    ) -> dict[str, Any]:
+        return {**body, "response_format": self.response_format(schema, form)}
+
+
+def _strict_subset(schema: Any) -> Any:
+    """`schema` without the keywords OpenAI's strict mode refuses (recursively)."""
+    if isinstance(schema, dict):
+        return {k: _strict_subset(v) for k, v in schema.items() if k not in _NOT_IN_STRICT_SUBSET}
+    if isinstance(schema, list):
+        return [_strict_subset(v) for v in schema]
+    return schema
+
+
+def _rejects_response_format(exc: ModelCallError) -> bool:
+    """Whether a failed call is the server refusing the `json_schema` form of `response_format`."""
+    text = str(exc)
+    return exc.kind in {"api_error", "server"} and (
+        "response_format" in text or "json_schema" in text
+    )
+
+
+def _is_json_object(text: str) -> bool:
+    try:
+        return isinstance(json.loads(text), dict)
+    except ValueError:
+        return False
 
 
 def to_wire_tool(tool: ToolSpec) -> dict[str, Any]:
