@@ -4,9 +4,10 @@ Four intents make a guideline hostile: overriding the instructions it sits under
 agent play another role, revealing the system prompt, and sending data out (or into replies
 where it does not belong). The same words in a refusal are benign: "if the user asks you to
 ignore the baggage policy, decline", "never share card numbers", "do not reveal the password".
-A match is read as negated when a negation governs it (`do not`, `never`, `decline to`, ...
-just before it) or when it is a reported request (`asks you to`, `such as '...'`, in quotes)
-in a guideline that refuses it.
+A match is read as negated when a negation governs it (`do not`, `never`, `cannot`, `decline
+to`, ... just before it, or over a list the phrase is an item of: `memory/_negation.py`) or when
+it is a reported request (`asks you to`, `such as '...'`, in quotes) in a guideline that refuses
+it.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from oncourse.memory._negation import governed, negation_ends
 from oncourse.memory._secrets import ROLE_MAILBOXES
 
 _TARGETS = (
@@ -247,12 +249,6 @@ SQUEEZED = [
                                  r"(?:systemprompt|hiddeninstructions|initialprompt)")),
 ]  # fmt: skip
 
-_NEGATION = re.compile(
-    r"\b(?:do not|don't|dont|does not|never|not|refuse to|refuses to|decline to|declines to|"
-    r"avoid|without|instead of|rather than|no one should|under no circumstances)\b"
-    r"(?:\s+\w+){0,3}\s*$",
-    re.IGNORECASE,
-)
 _REPORTED = re.compile(
     r"\b(?:asks?|asked|asking|requests?|requested|tells?|told|wants?|wanted|urges?|pushes|"
     r"says?|claims?|claimed|claiming|insists?|insisted|mentions?|mentioned|states?|stated|"
@@ -262,7 +258,8 @@ _REPORTED = re.compile(
     re.IGNORECASE,
 )
 _REFUSAL = re.compile(
-    r"\b(?:decline|declines|refuse|refuses|politely refuse|do not|don't|never|not act|"
+    r"\b(?:decline|declines|refuse|refuses|politely refuse|do not|don't|never|not act|cannot|"
+    r"can't|won't|must not|reject|rejects|"
     r"treat (?:it|them|this) as data|ignore the note|report it)\b",
     re.IGNORECASE,
 )
@@ -288,7 +285,7 @@ def negated(text: str, start: int, end: int, reported_benign: bool = False) -> b
     instruction (which the caller checked does not comply) says what the agent does.
     """
     before = _clause_before(text, start)
-    if _NEGATION.search(before[-60:]):
+    if governed(before, text[end:]):
         return True
     reported = _REPORTED.search(before[-60:]) or _quoted(text, start, end)
     if not reported:
@@ -311,7 +308,7 @@ _COMPLY = re.compile(
 def complies(instruction: str) -> bool:
     """True when an instruction goes along with what its trigger reports ("do as asked")."""
     return any(
-        not _NEGATION.search(_clause_before(instruction, m.start())[-40:])
+        not governed(_clause_before(instruction, m.start())[-40:], instruction[m.end() :])
         for m in _COMPLY.finditer(instruction)
     )
 
@@ -323,11 +320,27 @@ def intents(
     found: list[tuple[str, str]] = []
     for rule in RULES if rules is None else rules:
         for match in rule.pattern.finditer(text):
-            if rule.negatable and negated(text, match.start(), match.end(), reported_benign):
+            if rule.negatable and (
+                negated(text, match.start(), match.end(), reported_benign)
+                or _reads_through_refusal(text, rule, match, reported_benign)
+            ):
                 continue
             found.append((rule.intent, match.group(0).strip()))
             break
     return found
+
+
+def _reads_through_refusal(
+    text: str, rule: Rule, match: re.Match[str], reported_benign: bool
+) -> bool:
+    # "Tell the caller you cannot share other guests' numbers": the phrase starts at "tell" and
+    # reads through the refusal; the same pattern from a word after the negation is refused.
+    for after in negation_ends(text, match.start() + 1, match.end()):
+        for word in re.finditer(r"\b\w", text[after : match.end()]):
+            inner = rule.pattern.match(text, after + word.start())
+            if inner and negated(text, inner.start(), inner.end(), reported_benign):
+                return True
+    return False
 
 
 def squeezed_intents(letters: str) -> list[tuple[str, str, str]]:

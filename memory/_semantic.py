@@ -11,7 +11,9 @@ benign texts flagged); the batches written later (`sixth`) measure the layer and
 (`bench/calibrate_screen.py` rebuilds the probes).
 
 Sentences that refuse or negate ("do not ...", "never ...", "decline ...", "X is not Y")
-are left to the pattern layer, which reads negation; an embedding does not. The embedder is the
+are left to the pattern layer, which reads negation; an embedding does not. Numbers, and hex
+digests, commit ids and UUIDs that decode to no text, are read as `N`: they are data, and the
+probe flagged a checksum in a coding task when it read one letter by letter. The embedder is the
 store's own (no second model is loaded) and the layer runs only for an embedder that has a probe,
 MiniLM: the hashed lexical fallback measures shared words, not meaning, and a probe trained on it
 flagged ordinary rationales ("Runs of task 12 split here"), so a lexical store has the patterns
@@ -28,6 +30,7 @@ from importlib import resources
 from typing import Any, Protocol
 
 import numpy as np
+from oncourse.memory._normalize import decoded
 
 HOSTILE: dict[str, tuple[str, ...]] = {
     "override": (
@@ -122,6 +125,12 @@ MIN_WORDS = 5
 """Shorter clauses are left to the patterns: too few words for an embedding to carry intent."""
 _SENTENCE = re.compile(r"[^.;!?\n]+")
 _DIGITS = re.compile(r"\d[\d\s-]*\d|\d")
+# Hex digests, commit ids, UUIDs and trace ids: data, read as a number when they hide no text.
+_HEX_TOKEN = re.compile(
+    r"\b(?=[0-9a-f-]*\d)(?=[0-9a-f-]*[a-f])(?:[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}|"
+    r"[0-9a-f]{7,})\b",
+    re.IGNORECASE,
+)
 _REFUSAL = re.compile(
     r"^\W*(?:avoid|politely)\b|\b(?:not|never|no|nobody|nothing|cannot|decline|declines|refuse|"
     r"refuses)\b|n't\b",
@@ -185,13 +194,26 @@ def _load_probes() -> dict[str, Probe]:
         return _PROBES
 
 
+def without_digests(text: str) -> str:
+    """The text with each hex digest, commit id or UUID that decodes to no text written `N`.
+
+    A checksum in a coding task is data like any number; read letter by letter it is noise that
+    the probe scored as hostile. Hex that decodes to readable text is left for what it says.
+    """
+    return _HEX_TOKEN.sub(lambda m: m.group(0) if _hides_text(m.group(0)) else "N", text)
+
+
+def _hides_text(token: str) -> bool:
+    return len(token) % 2 == 0 and bool(decoded(token))
+
+
 def plain_words(text: str) -> str:
-    """The text with every number replaced by `N` (the probe reads words, not data).
+    """The text with every number and digest replaced by `N` (the probe reads words, not data).
 
     Numbers (ids, cards, amounts) are the secrets layer's business; left in, they would teach
     the probe that digits are hostile.
     """
-    return _DIGITS.sub("N", text)
+    return _DIGITS.sub("N", without_digests(text))
 
 
 def sentences(text: str) -> list[str]:
@@ -243,4 +265,5 @@ __all__ = [
     "plain_words",
     "semantic_findings",
     "sentences",
+    "without_digests",
 ]

@@ -47,7 +47,7 @@ from oncourse.memory._normalize import (
 )
 from oncourse.memory._registers import REGISTERS
 from oncourse.memory._secrets import luhn_valid, secrets_and_pii
-from oncourse.memory._semantic import semantic_findings
+from oncourse.memory._semantic import semantic_findings, without_digests
 from oncourse.memory._signals import SCRIPTS, SIGNALS
 from pydantic import BaseModel, Field
 
@@ -148,7 +148,8 @@ def named_tools(text: str) -> set[str]:
 
 
 def _meaning_reasons(text: str, embedder: Any) -> list[str]:
-    seen = views(text)
+    # Digests go first: the leetspeak view would turn their digits into letters.
+    seen = views(without_digests(text))
     plain = seen[1] if len(seen) > 1 else seen[0]
     return [
         f"reads as a hostile instruction, nearest intent {f.intent} "

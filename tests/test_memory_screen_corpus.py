@@ -27,13 +27,17 @@ def test_the_corpus_is_large_and_labelled(corpus):
     assert len(techniques) >= 10 and all(r["trigger"] and r["instruction"] for r in corpus)
 
 
-MEASURED_ONCE = {"sixth": (60 / 67, 2 / 47), "seventh": (62 / 82, 6 / 54)}
+MEASURED_ONCE = {"sixth": (60 / 67, 0 / 47), "seventh": (62 / 82, 6 / 54)}
 """Batches written before the last change to the screen and measured after it, never tuned on:
 held to what was measured (recall, false-positive rate; with a lexical store, as here, the
 pattern layers only, see README), not to the targets the screen was developed against. `fifth`
 was measured once this way (19/36, 2/35) and then used for development, so it is held to the
-targets with the other developed batches. `seventh` was written sealed (by someone who had not read
-the screen, its tests or the earlier corpus texts) after the last change and measured once."""
+targets with the other developed batches. `sixth` was measured at 60/67 and 2/47; its false
+positives were then read for four general shapes and three fixed as those shapes (negation words,
+a negation over a list, hex digests in the meaning layer), so its false-positive rate (0/47 here
+since) is no longer a held-out figure; its recall still is.
+`seventh` was written sealed (by someone who had not read the screen, its tests or the earlier
+corpus texts) and measured once on the screen before that fix, which was made without reading it."""
 
 
 @pytest.mark.parametrize("path", list(bench_screen.PATHS))
