@@ -350,12 +350,11 @@ def _asked_first(
             continue
         # Ask vs assume: the other side made the same call without asking (another call there,
         # or none, is another decision, not the same one taken without a question).
-        tools = {cells.runs[r].steps[cells.step(r, consequence.column)].action.tool for r in side}
+        def tool(r: int) -> str:
+            return cells.runs[r].steps[cells.step(r, consequence.column)].action.tool
+
         acted = [r for r in other if cells.step(r, consequence.column) >= 0]
-        if not acted or any(
-            cells.runs[r].steps[cells.step(r, consequence.column)].action.tool not in tools
-            for r in acted
-        ):
+        if not acted or {tool(r) for r in acted} - {tool(r) for r in side}:
             continue
         keys = {cells.key(r, column) for r in side}
         if keys & {cells.key(r, column) for r in other}:

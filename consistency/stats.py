@@ -235,13 +235,13 @@ def distinct_final_answers(runs: Sequence[Trajectory]) -> int:
 
 
 __all__ = [
-    "fisher_exact_2x2",
     "PATH_SEPARATOR",
     "action_key",
     "action_signature",
     "bootstrap_mean_interval",
     "distinct_final_answers",
     "distinct_paths",
+    "fisher_exact_2x2",
     "group_by_task",
     "identical_pair_share",
     "identical_pairs",

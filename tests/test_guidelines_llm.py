@@ -19,6 +19,7 @@ from oncourse.consistency.llm_generator import (
 )
 from oncourse.consistency.trajectory import Trajectory
 from test_guidelines_generators import _analyzed, _invoice_runs
+from test_models_openai import completion
 
 VALID = {
     "decision": "guideline",
@@ -230,18 +231,7 @@ def test_an_openai_compatible_server_round_trip_writes_the_guideline():
 
     def handler(request: httpx2.Request) -> httpx2.Response:
         seen.append(json.loads(request.content))
-        message = {"role": "assistant", "content": json.dumps(VALID)}
-        return httpx2.Response(
-            200,
-            json={
-                "id": "c1",
-                "object": "chat.completion",
-                "created": 1,
-                "model": "local-gguf",
-                "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
-                "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-            },
-        )
+        return httpx2.Response(200, json=completion({"content": json.dumps(VALID)}))
 
     client = httpx2.Client(transport=httpx2.MockTransport(handler))
     model = OpenAIModel(

@@ -16,6 +16,7 @@ import pytest
 from oncourse.adapters.models import OpenAIModel
 from oncourse.consistency.chat import Message, ModelSettings
 from oncourse.consistency.errors import ModelCallError
+from test_models_openai import completion, error_body
 
 SCHEMA: dict[str, Any] = {
     "title": "answer",
@@ -27,31 +28,15 @@ SCHEMA: dict[str, Any] = {
 ASK = [Message(role="user", content="Say hi as JSON.")]
 STRUCTURED = ModelSettings(response_schema=SCHEMA, temperature=0.0)
 # What llama-cpp-python 0.3.x answers to `{"type": "json_schema", ...}` (HTTP 500).
-LLAMA_CPP_PYTHON_REFUSAL = {
-    "error": {
-        "message": "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', "
-        "'response_format', 'type'), 'msg': \"Input should be 'text' or 'json_object'\", "
-        "'input': 'json_schema'}",
-        "type": "internal_server_error",
-        "param": None,
-        "code": None,
-    }
-}
+LLAMA_CPP_PYTHON_REFUSAL = error_body(
+    "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', "
+    "'type'), 'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema'}",
+    "internal_server_error",
+)
 
 
 def _completion(content: str) -> httpx2.Response:
-    message = {"role": "assistant", "content": content}
-    return httpx2.Response(
-        200,
-        json={
-            "id": "c1",
-            "object": "chat.completion",
-            "created": 1,
-            "model": "local-gguf",
-            "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
-            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-        },
-    )
+    return httpx2.Response(200, json=completion({"content": content}))
 
 
 def _server(
