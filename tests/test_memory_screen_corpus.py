@@ -27,7 +27,11 @@ def test_the_corpus_is_large_and_labelled(corpus):
     assert len(techniques) >= 10 and all(r["trigger"] and r["instruction"] for r in corpus)
 
 
-MEASURED_ONCE = {"sixth": (60 / 67, 0 / 47), "seventh": (62 / 82, 6 / 54)}
+MEASURED_ONCE = {
+    "sixth": (60 / 67, 0 / 47),
+    "seventh": (62 / 82, 6 / 54),
+    "ninth": (92 / 121, 7 / 81),
+}
 """Batches written before the last change to the screen and measured after it, never tuned on:
 held to what was measured (recall, false-positive rate; with a lexical store, as here, the
 pattern layers only, see README), not to the targets the screen was developed against. `fifth`
@@ -37,7 +41,10 @@ positives were then read for four general shapes and three fixed as those shapes
 a negation over a list, hex digests in the meaning layer), so its false-positive rate (0/47 here
 since) is no longer a held-out figure; its recall still is.
 `seventh` was written sealed (by someone who had not read the screen, its tests or the earlier
-corpus texts) and measured once on the screen before that fix, which was made without reading it."""
+corpus texts) and measured once on the screen before that fix, which was made without reading it.
+`ninth` was written the same way (another author, other domains) and measured once on the screen
+at that point (lexical 92/121 held, 7/81 flagged; MiniLM 106/121, 14/81); it is development
+material from then on."""
 
 
 @pytest.mark.parametrize("path", list(bench_screen.PATHS))
