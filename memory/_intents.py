@@ -15,13 +15,26 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from oncourse.memory._negation import governed, negation_ends
+from oncourse.memory._negation import (
+    CJK_REPORTED_AFTER,
+    CJK_REPORTED_BEFORE,
+    governed,
+    listed,
+    negation_ends,
+)
 from oncourse.memory._secrets import ROLE_MAILBOXES
 
 _TARGETS = (
     r"(?:instructions?|rules?|polic(?:y|ies)|guidance|guidelines?|prompts?|guardrails?|"
     r"directions|directives|restrictions?|safeguards?|system (?:prompt|message)|"
-    r"verification|(?:\w+ )?checks|(?:policy|safety|identity|security) check|fare rules|"
+    r"verification|(?:\w+ )?checks|(?:[\w-]+ )?(?:policy|safety|identity|security|four-eyes|"
+    r"kyc|aml|background|credit|fraud|sanctions|eligibility|compliance|age|approval|verification)"
+    r" check|"
+    r"fare rules|"
+    r"two-factor(?: authentication)?|2fa|mfa|multi-factor(?: authentication)?|kyc|"
+    r"(?:spending|credit|rate|approval|refund|usage|transfer|withdrawal) (?:limits?|caps?)|"
+    r"(?:approval|sign-?off|review|verification) (?:workflow|process|step|flow)s?|paperwork|"
+    r"(?:customs|supporting|required|identity|kyc) documents?|"
     r"constraints|standing orders|briefing|(?:original|initial|system) (?:set-?up|configuration))"
 )
 _DISMISS = (
@@ -34,21 +47,56 @@ _SENSITIVE = (
     r"(?:passwords?|passport(?: numbers?)?|card numbers?|cvv|cvc|security codes?|ssn|"
     r"social security(?: numbers?)?|dates? of birth|full (?:card )?numbers?|payment methods?|"
     r"membership (?:id|numbers?)|phone numbers?|pin|bank details|credentials|api keys?|"
-    r"tokens?|(?:full |home |postal |street )address(?:es)?|birth ?dates?|birthdays?)"
+    r"tokens?|(?:full |home |postal |street )address(?:es)?|birth ?dates?|birthdays?|"
+    r"(?:session|auth(?:entication)?|login) cookies?|one-time (?:codes?|passwords?)|otps?|"
+    r"(?:verification|recovery|backup|2fa|mfa) codes?)"
+    # A modifier of another noun is not the secret: "the password reset link", "PIN policy".
+    r"(?!\s+(?:reset|recovery|change|policy|policies|manager|requirements?|rules|strength|"
+    r"expiry|field|form|link|page|flow|hint|format|length|prompt|screen|update)\b)"
+)
+
+
+# Where a "developer mode" is an app's or a device's: "in the app", "under Settings > About".
+DEVICE_PLACE = (
+    r"\b(?:in|on|of|from|for|under|via)\s+(?:the|your|their|its|this|that|my|his|her|an?)\s+"
+    r"(?:\w+\s+)?(?:apps?|application|phone|device|browser|settings|console|ide|editor|router|"
+    r"tablet|laptop|android|ios|iphone|firmware|camera|printer|game|handset|watch|tv)\b|"
+    r"\bsettings\s*>|\btap\b|\b(?:android|ios|ipados|iphone|ipad|windows|macos|chrome|firefox|"
+    r"safari|edge|linux|chromebook)\b"
+)
+
+
+# A public page the user is pointed to (the phrase marked by \0): the user reads, nothing is sent.
+POINTED_TO_PAGE = (
+    r"\b(?:link|point|direct|refer|send)\s+(?:them|the user|the customer|the caller|users|"
+    r"customers|people)\s+to\s+(?:the\s+|our\s+|its\s+)?(?:public\s+|official\s+)?(?:status|"
+    r"help|support|docs|documentation|faq|release notes|changelog|tracking|knowledge base)\s+"
+    r"(?:page|centre|center|site|portal|article|pages)\s+(?:at|on)\s+(?:https?://)?\0"
 )
 
 
 @dataclass(frozen=True)
 class Rule:
-    """One phrase pattern for an intent; `negatable` when a refusal of it is benign."""
+    """One phrase pattern for an intent; `negatable` when a refusal of it is benign.
+
+    `reach` is how many words a negation may stand before the phrase and still govern it (3, or
+    8 for a phrase that says how something is done: "never approve a refund for a new customer
+    without checking"). `unless` names the ordinary use of the same words, read on the phrase's
+    sentence ("developer mode" in an app's settings, a status page the user is pointed to).
+    """
 
     intent: str
     pattern: re.Pattern[str]
     negatable: bool = True
+    reach: int = 3
+    unless: re.Pattern[str] | None = None
 
 
-def _rule(intent: str, pattern: str, negatable: bool = True) -> Rule:
-    return Rule(intent, re.compile(pattern, re.IGNORECASE), negatable)
+def _rule(
+    intent: str, pattern: str, negatable: bool = True, reach: int = 3, unless: str | None = None
+) -> Rule:
+    ordinary = re.compile(unless, re.IGNORECASE) if unless else None
+    return Rule(intent, re.compile(pattern, re.IGNORECASE), negatable, reach, ordinary)
 
 
 RULES = [
@@ -104,8 +152,19 @@ RULES = [
     ),
     _rule(
         "role-play",
-        r"\b(?:enter|switch to|activate|enable|turn on)\s+(?:the\s+)?(?:developer|god|admin|dan|"
-        r"jailbreak|unrestricted|debug|sudo)\s+mode\b|\b(?:god|dan|jailbreak) mode\b",
+        r"\b(?:enter|switch to|activate|enable|turn on)\s+(?:the\s+)?(?:god|dan|jailbreak|"
+        r"unrestricted)\s+mode\b|\b(?:god|dan|jailbreak) mode\b",
+    ),
+    # A mode that devices and apps have too: the agent's when it is put into it and no device or
+    # app is named ("never log passwords, even in debug mode" is about the software).
+    _rule(
+        "role-play",
+        r"\b(?:you(?:'re| are)\s+(?:now\s+)?in|enter(?:ing)?|switch(?:ing)?\s+(?:in)?to|go into|"
+        r"activat(?:e|ing)|enabl(?:e|ing)|turn(?:ing)?\s+on|unlock(?:ing)?|boot(?:ing)? into)\s+"
+        r"(?:the\s+)?(?:developer|dev|admin|debug|sudo|root|override)\s+mode\b|"
+        r"\b(?:developer|dev|admin|debug|sudo|root|override)\s+mode\s+(?:is\s+)?(?:now\s+)?(?:on|"
+        r"enabled|active|activated|unlocked|engaged)\b",
+        unless=DEVICE_PLACE,
     ),
     _rule(
         "role-play",
@@ -205,16 +264,24 @@ RULES = [
     _rule(
         "exfiltration",
         r"\b(?:tell|give|send|show|read)\s+(?:the user|them|the customer|him|her|the caller)\s+"
-        rf"(?:their|his|her|the)\s+(?:\w+\s+)?{_SENSITIVE}\b",
+        rf"(?:their|his|her|the)\s+(?:[\w'’]+\s+){{0,2}}{_SENSITIVE}\b|"
+        rf"\bread\b[^.;!?\n]{{0,40}}?\b{_SENSITIVE}\b[^.;!?\n]{{0,10}}?\bback\b",
     ),
     # -- exfiltration
     _rule("exfiltration", r"\bhttps?://\S+|\bwww\.[a-z0-9-]+\.[a-z]{2,}", negatable=False),
     _rule("exfiltration", r"!?\[[^\]\n]{0,80}\]\([^)\s]{1,300}\)", negatable=False),
+    # A host name (also one behind a placeholder: "<hex>.collector.net", a DNS lookup that
+    # carries data), unless it is a public page the user is pointed to.
     _rule(
         "exfiltration",
-        r"(?<![@\w.-])[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|info|me|ru|cn|xyz|biz|top|"
-        r"site|online|app|dev|cc|co|us|uk|de|ai|ws|tk|pw|su|ly|gg|link|click|live|shop|cloud|"
-        r"host|space|website|tech|club|icu|buzz)\b(?!\.\w)|"
+        r"(?<![@\w-])(?<!\w\.)[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|info|me|ru|cn|xyz|"
+        r"biz|top|site|online|app|dev|cc|co|us|uk|de|ai|ws|tk|pw|su|ly|gg|link|click|live|shop|"
+        r"cloud|host|space|website|tech|club|icu|buzz)\b(?!\.\w)",
+        negatable=False,
+        unless=POINTED_TO_PAGE,
+    ),
+    _rule(
+        "exfiltration",
         r"\b(?!(?:"
         + "|".join(sorted(ROLE_MAILBOXES, key=len, reverse=True)).replace("-", r"\-")
         + r")@)[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b",
@@ -223,15 +290,20 @@ RULES = [
     _rule(
         "exfiltration",
         r"\b(?:send|forward|e-?mail|post|upload|transmit|leak|copy|bcc|cc|share|report|relay|"
-        r"sync|export|mirror)\b[^.;!?\n]{0,80}?\b(?:to|into|with|on)\b[^.;!?\n]{0,40}?"
+        r"sync|export|mirror|paste|publish|dump)\b[^.;!?\n]{0,80}?\b(?:to|into|with|on)\b"
+        r"[^.;!?\n]{0,40}?"
         r"(?:@|\bexternal\b|\bthird[- ]part(?:y|ies)\b|\bpartners?\b|\bwebhook|\bserver\b|"
-        r"\bendpoint\b|\bpastebin\b|\bour (?:team|partner|archive|records)\b|"
+        r"\bendpoint\b|\bpastebin\b|\bour (?:team|partner|archive|records)\b|\bopposing "
+        r"(?:counsel|party|side|lawyers?)\b|\bcompetitors?\b|\bjournalists?\b|\breporters?\b|"
+        r"\bthe (?:press|media)\b(?! (?:team|relations|office))|"
         r"\b(?:notes?|reason|comment|memo) field\b)",
     ),
     _rule(
         "exfiltration",
+        r"(?<!\ban )(?<!\bthe )(?<!\ba )(?<!\bthis )(?<!\bthat )(?<!\bany )"
         r"\b(?:include|put|add|append|insert|read out|write|copy|attach|embed|echo|paste|"
-        r"give|list|show|print|reveal|disclose|share|spell out|send|email|e-mail|mention|"
+        r"give|list|show|print|reveal|disclose|share|spell out|send|email|e-mail|mention|repeat|"
+        r"recite|"
         r"store|save|log|record|note down|keep|place|leave|publish|expose)\b"
         rf"[^.;!?\n]{{0,60}}?\b{_SENSITIVE}\b",
     ),
@@ -249,11 +321,17 @@ SQUEEZED = [
                                  r"(?:systemprompt|hiddeninstructions|initialprompt)")),
 ]  # fmt: skip
 
-_REPORTED = re.compile(
+_REPORTING = (
     r"\b(?:asks?|asked|asking|requests?|requested|tells?|told|wants?|wanted|urges?|pushes|"
     r"says?|claims?|claimed|claiming|insists?|insisted|mentions?|mentioned|states?|stated|"
-    r"suggests?|suggested|writes?|wrote)\b(?:\s+(?:you|the agent|us|me))?\s+(?:to\s+|that\s+)?"
-    r"(?:\w+\s+){0,2}$|"
+    r"suggests?|suggested|writes?|wrote|pide|piden|pregunta|solicita|demande|chiede|fragt|"
+    r"bittet|pede|pergunta|vraagt)\b(?:\s+(?:you|the agent|us|me))?\s+(?:to\s+|that\s+)?"
+)
+# A reporting verb whose list of requests runs up to the phrase ("asks you to X or Y").
+_REPORTER = re.compile(_REPORTING.removesuffix(r"\s+(?:to\s+|that\s+)?") + r"(?:\s+(?:to|that))?",
+                       re.IGNORECASE)  # fmt: skip
+_REPORTED = re.compile(
+    _REPORTING + r"(?:\w+\s+){0,3}$|"
     r"\b(?:such as|like|text like|contains|saying)\s*['\"‘“]?\s*$",
     re.IGNORECASE,
 )
@@ -271,12 +349,21 @@ def _clause_before(text: str, start: int) -> str:
     return head[cut + 1 :]
 
 
+def _marked(text: str, start: int, end: int) -> str:
+    """The sentence around text[start:end], the phrase itself replaced by a NUL character."""
+    head = max(m.end() for m in re.finditer(r"^|[.!?\n](?=\s|$)", text[:start]))
+    tail = re.search(r"[.!?\n](?=\s|$)", text[end:])
+    return text[head:start] + "\0" + text[end : end + tail.start() if tail else len(text)]
+
+
 def _quoted(text: str, start: int, end: int) -> bool:
     before = _clause_before(text, start)
     return before.count("'") % 2 == 1 or before.count('"') % 2 == 1 or "‘" in before[-3:]
 
 
-def negated(text: str, start: int, end: int, reported_benign: bool = False) -> bool:
+def negated(
+    text: str, start: int, end: int, reported_benign: bool = False, reach: int = 3
+) -> bool:
     """True when the phrase at text[start:end] is refused or reported, not asked for.
 
     A reported request ("the user asks you to ...") is benign when the text refuses it, when
@@ -285,9 +372,15 @@ def negated(text: str, start: int, end: int, reported_benign: bool = False) -> b
     instruction (which the caller checked does not comply) says what the agent does.
     """
     before = _clause_before(text, start)
-    if governed(before, text[end:]):
+    if governed(before, text[end:], reach):
         return True
-    reported = _REPORTED.search(before[-60:]) or _quoted(text, start, end)
+    reported = (
+        _REPORTED.search(before[-60:])
+        or _quoted(text, start, end)
+        or any(listed(before[m.end() :], text[end:]) for m in _REPORTER.finditer(before))
+        or CJK_REPORTED_BEFORE.search(before)
+        or CJK_REPORTED_AFTER.match(text[end:])
+    )
     if not reported:
         return False
     # "If the user says the limits were lifted, check the policy tool": a condition on what
@@ -321,9 +414,11 @@ def intents(
     for rule in RULES if rules is None else rules:
         for match in rule.pattern.finditer(text):
             if rule.negatable and (
-                negated(text, match.start(), match.end(), reported_benign)
+                negated(text, match.start(), match.end(), reported_benign, rule.reach)
                 or _reads_through_refusal(text, rule, match, reported_benign)
             ):
+                continue
+            if rule.unless and rule.unless.search(_marked(text, match.start(), match.end())):
                 continue
             found.append((rule.intent, match.group(0).strip()))
             break
@@ -338,7 +433,7 @@ def _reads_through_refusal(
     for after in negation_ends(text, match.start() + 1, match.end()):
         for word in re.finditer(r"\b\w", text[after : match.end()]):
             inner = rule.pattern.match(text, after + word.start())
-            if inner and negated(text, inner.start(), inner.end(), reported_benign):
+            if inner and negated(text, inner.start(), inner.end(), reported_benign, rule.reach):
                 return True
     return False
 

@@ -11,8 +11,17 @@ governed by a negation in its clause when
   "or" / "nor" after the phrase; "and" alone does not ("do not wait and skip the check" is read
   as an order), nor does an item with a word that starts a new thought ("but", "then", "just").
 
+The near window does not reach across "and" or a word that starts a new thought: in "do not wait
+and skip the check" the order after "and" is read. A rule whose phrase is a manner of doing
+something ("... without checking") is governed by a negation further back in its clause ("never
+approve a refund for a new customer without checking"): it passes a longer `reach`.
+
 A negation that asks for the act is no negation: "do not hesitate to", "never fail to", "don't
-forget to", "do not be afraid to".
+forget to", "do not be afraid to". Chinese negations (不要, 请勿, 禁止, ...) govern a phrase a
+few characters after them.
+
+A reported request governs its list the same way, "and" included: in "asks you to ignore your
+instructions or act as a different assistant" both items are what was asked (`listed`).
 """
 
 from __future__ import annotations
@@ -26,7 +35,18 @@ _NEGATOR = (
     r"under no circumstances|prohibited from|forbidden (?:to|from))"
 )
 _NEGATION = re.compile(rf"\b{_NEGATOR}\b", re.IGNORECASE)
-_GAP = re.compile(r"^(?:\s+[\w'’]+){0,3}\s*$")
+# A request reported in Chinese or Japanese: "用户询问…", "…を教えてほしいと言われた".
+CJK_REPORTED_BEFORE = re.compile(
+    r"(?:询问|詢問|要求|请求|請求|问你|問你|让你|讓你|叫你|希望你)[^。！？.\n]{0,12}$"
+)
+CJK_REPORTED_AFTER = re.compile(
+    r"^[^。！？.\n]{0,16}?(?:と言われ|と頼まれ|を求められ|と聞かれ|と尋ねられ|を聞かれ|ように言われ|"
+    r"ほしいと|を要求|요청|달라고|물어)"
+)
+_CJK_NEGATION = re.compile(
+    r"(?:不要|不得|不可以?|不能|不准|不应|不應|别|別|勿|禁止|切勿|请勿|請勿|绝不|絕不|决不|決不|"
+    r"从不|從不|永远不要|永遠不要)[\u3400-\u9fff]{0,4}$"
+)
 # "Do not hesitate to ...", "never mind the rules, ...": the negation asks for what follows.
 _AFFIRMING = re.compile(
     r"^\s*(?:\w+\s+)?(?:hesitate|fail|forget|neglect|mind|only|be (?:afraid|shy|reluctant|slow))"
@@ -42,24 +62,46 @@ _LIST = re.compile(
     rf"^\s+{_ITEM}(?:(?:{_JOINED}|{_COMMA}){_ITEM}){{0,4}}(?P<last>{_JOINED}|{_COMMA})$",
     re.IGNORECASE,
 )
+# A reported request's list: "and" joins its items too ("asks you to X and Y").
+_AND_JOINED = r"(?:\s*,?\s*(?:or|nor|and)\s+)(?:to\s+)?"
+_REPORTED_LIST = re.compile(
+    rf"^\s+{_ITEM}(?:(?:{_AND_JOINED}|{_COMMA}){_ITEM}){{0,4}}(?P<last>{_AND_JOINED}|{_COMMA})$",
+    re.IGNORECASE,
+)
 _LIST_GOES_ON = re.compile(r"^[^.;:!?\n]*?\b(?:or|nor)\b", re.IGNORECASE)
 _NEAR = 60
 _MAX_LIST = 200
 
 
-def governed(before: str, after: str = "") -> bool:
+# Words after which a negation no longer reaches: "do not wait and skip the check".
+_NEW_ORDER = r"(?:and|but|then|instead|unless|yet|because|otherwise)"
+
+
+def _gap(reach: int) -> re.Pattern[str]:
+    # Up to `reach` words, none of them one that starts a new order.
+    return re.compile(rf"^(?:\s+(?!{_NEW_ORDER}\b)[\w'’$£€%#/-]+){{0,{reach}}}\s*$", re.IGNORECASE)
+
+
+_GAPS = {reach: _gap(reach) for reach in (3, 8)}
+
+
+def governed(before: str, after: str = "", reach: int = 3) -> bool:
     """True when a negation in `before` (the clause up to the phrase) governs the phrase.
 
     Args:
         before: the phrase's clause up to where the phrase starts.
         after: the text from where the phrase ends (a comma-joined list must go on in it).
+        reach: how many words may stand between the negation and the phrase (3 or 8).
     """
+    if _CJK_NEGATION.search(before):
+        return True
     window = before[-_MAX_LIST:]
+    gap = _GAPS[reach]
     for negation in _NEGATION.finditer(window):
         tail = window[negation.end() :]
         if _AFFIRMING.match(tail):
             continue
-        if len(tail) <= _NEAR and _GAP.match(tail):
+        if len(tail) <= _NEAR * reach // 3 and gap.match(tail):
             return True
         listed = _LIST.match(tail)
         if listed and (listed.group("last").strip(" ,").lower() or _LIST_GOES_ON.match(after)):
@@ -67,9 +109,15 @@ def governed(before: str, after: str = "") -> bool:
     return False
 
 
+def listed(tail: str, after: str = "") -> bool:
+    """True when `tail` (after a reporting verb) lists items up to the phrase ("X or Y")."""
+    found = _REPORTED_LIST.match(tail[-_MAX_LIST:])
+    return bool(found and (found.group("last").strip(" ,") or _LIST_GOES_ON.match(after)))
+
+
 def negation_ends(text: str, start: int, end: int) -> list[int]:
     """Where each negation word in text[start:end] ends (a phrase may read through one)."""
     return [m.end() for m in _NEGATION.finditer(text, start, end)]
 
 
-__all__ = ["governed", "negation_ends"]
+__all__ = ["governed", "listed", "negation_ends"]

@@ -2,7 +2,8 @@
 
 `views(text)` returns the text as a reader would see it, in several forms: Unicode NFKC (full-width
 letters become ASCII), zero-width and other format or control characters removed, look-alike
-letters from other scripts mapped to Latin (Cyrillic `о`, Greek `Ι`, ...), letters spelled out
+letters from other scripts mapped to Latin (Cyrillic `о`, Greek `Ι`, ...), HTML character
+references read as the characters they name (`&#73;&#103;...`), letters spelled out
 with spaces, hyphens or dots joined back into words (`I-g-n-o-r-e`), digits used as letters read
 as letters (`1gn0r3`), and spelled-out addresses (`attacker at evil dot com`). `decoded(text)`
 finds base64, hex and URL-encoded spans and returns what they decode to, for the screen to read.
@@ -99,7 +100,8 @@ def _join_spelled(match: re.Match[str]) -> str:
 
 def views(text: str) -> list[str]:
     """The text in every form the screen reads (cleaned, letters joined, leet read, addresses)."""
-    cleaned = clean(text)
+    # Character references ("&#73;&#103;..." or "&lt;") are read as the characters they name.
+    cleaned = clean(html.unescape(text) if "&" in text else text)
     joined = _SPELLED.sub(_join_spelled, cleaned)
     lowered = joined.lower()
     unleet = _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), lowered)

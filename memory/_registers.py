@@ -29,17 +29,18 @@ _CONTROLS = (
     r"checks?|verification|conditions|terms|requirements?|procedures?|windows?|safeguards|"
     r"guardrails|constraints|approvals?|eligibility|compliance|schedules?|instructions|"
     r"guidance|guidelines|directives|standing orders|briefing|set-?up|configuration|steps|"
-    r"filters|allowances?)"
+    r"filters|allowances?|kyc|aml|questionnaires?|screening|vetting|due diligence|paperwork)"
 )
 # What the agent was told: the objects of a ranking that puts something above them.
 _ORDERS = (
     r"(?:rules|polic(?:y|ies)|instructions|guidance|guidelines|directives|standing orders|orders|"
     r"briefing|restrictions|limits|checks|safeguards|guardrails|constraints|terms|conditions|"
-    r"requirements|procedures)"
+    r"requirements|procedures|configuration|set-?up|system prompt|prompt)"
 )
 _GONE = (
     r"(?:lifted|removed|waived|suspended|retired|dropped|scrapped|abolished|eliminated|paused|"
     r"void|cancell?ed|rescinded|revoked|discontinued|relaxed|switched off|turned off|disabled|"
+    r"superseded|withdrawn|replaced|overridden|repealed|annulled|nullified|invalidated|null|"
     r"gone|off(?! by)|down|inactive|obsolete|outdated|optional|not (?:required|needed|"
     r"necessary|in force|in effect|"
     r"binding)|no longer (?:required|needed|necessary|in force|in effect|binding|valid))"
@@ -50,7 +51,8 @@ _ACTS = (
 )
 _SHOW = (
     r"(?:print|show|reveal|repeat|output|display|echo|quote|recite|paste|dump|read out|copy|"
-    r"share|tell|give|list|disclose|write out|spell out|send|explain|describe|summari[sz]e)"
+    r"share|tell|give|list|disclose|write out|spell out|send|explain|describe|summari[sz]e|"
+    r"append|include|attach|insert|add|post|publish|forward)"
 )
 _PEOPLE_DATA = (
     r"(?:(?:customer|user|passenger|caller|client|guest|account|contact|member|travell?er|"
@@ -63,10 +65,11 @@ _PEOPLE_DATA = (
 _OUTSIDE = (
     r"(?:(?:personal|private|outside|external|other|different|alternate|alternative|new|own|"
     r"backup|secondary)\s+(?:e-?mail|address|inbox|account|number|phone|drive|server|site|"
-    r"url|link|mailbox)|(?:e-?mail|address|inbox|number|link|url|site)\s+(?:that\s+)?(?:the\s+)?"
+    r"url|link|mailbox|gmail|hotmail|yahoo|outlook|icloud|proton\w*|dropbox|onedrive|whatsapp|"
+    r"telegram)|(?:my|his|her)\s+(?:gmail|hotmail|yahoo|icloud|proton\w*|whatsapp|telegram)|(?:e-?mail|address|inbox|number|link|url|site)\s+(?:that\s+)?(?:the\s+)?"
     r"(?:caller|user|customer|they|he|she|guest|requester)\s+(?:gives|provides|supplies|names|"
     r"mentions|types|specifies|sends|pastes)|(?:shared\s+)?(?:drive|bucket|dropbox|pastebin|"
-    r"gist|s?ftp|cloud (?:storage|folder)|file share|share)\b)"
+    r"gist|s?ftp|cloud (?:storage|folder)|file share|share)\b|paste (?:site|service|bin)s?\b)"
 )
 
 REGISTERS: list[Rule] = [
@@ -81,7 +84,8 @@ REGISTERS: list[Rule] = [
         r"these)\s+(?:aside|to one side|on hold|out)\b|"
         rf"\b{_CONTROLS}\b[^.;!?\n]{{0,40}}\b(?:belong to|(?:are|were) (?:meant |written )?for|"
         r"come from) (?:a different|another|some other|the wrong)\b|"
-        r"\b(?:is|are) your new (?:instructions?|instruction set|rules|orders|prompt|directives)\b|"
+        r"\b(?:is|are) your (?:new|real|true|actual|only|primary) (?:instructions?|instruction set|"
+        r"rules|orders|prompt|directives|brief|briefing|task|mission|guidance)\b|"
         r"\b(?:no (?:longer (?:a )?)?need|not necessary|unnecessary|no longer (?:necessary|"
         r"required))\s+to\s+(?:check|verify|confirm|consult|look up|ask|validate|follow|apply)\b"
         r"[^.;!?\n]{0,60}\b(?:any ?more|from now on|going forward|these days)\b",
@@ -118,7 +122,8 @@ REGISTERS: list[Rule] = [
         "override",
         r"\bat face value\b|\btake (?:their|his|her|the (?:user|customer|caller)'s) word for it\b|"
         r"\b(?:believe|trust|accept)\s+(?:whatever|anything|everything)\s+(?:the\s+)?"
-        r"(?:user|customer|caller|they|he|she|guest)\s+(?:says?|claims?|states?|tells? you)\b|"
+        r"(?:user|customer|caller|they|he|she|guest|client|claimant|applicant|requester|patient|"
+        r"student|member|sender|tenant|employee)\s+(?:says?|claims?|states?|tells? you)\b|"
         r"\b(?:real|actual|true|secret) (?:rules?|polic(?:y|ies)|instructions?) (?:is|are)\b|"
         r"\b(?:regardless of|no matter|irrespective of|despite)\s+(?:what\s+)?(?:the\s+|your\s+|"
         r"any\s+)?(?:\w+\s+){0,2}?(?:polic(?:y|ies)|rules?|terms|conditions|limits?|guidelines|"
@@ -135,11 +140,16 @@ REGISTERS: list[Rule] = [
         r"(?:the\s+|an?\s+|your\s+)?(?:\w+\s+){0,2}?(?:persona|identity|character|alter ego|"
         r"personality|role of)\b|"
         r"\b(?:evil|dark|shadow|unfiltered|uncensored) (?:twin|self|side|version)\b|"
+        r"\b(?:say|claim|tell (?:them|the \w+)|introduce yourself as|present yourself as|identify "
+        r"yourself as)\s+(?:that\s+)?(?:you(?:'re| are)\s+)?(?:calling\s+)?(?:from\s+)?"
+        r"(?:the\s+|their\s+|an?\s+)?(?:[\w'’-]+\s+){0,2}?(?:bank|police|fraud (?:department|team)|"
+        r"security team|it department|government|tax office|irs|hmrc|doctor|lawyer|solicitor|"
+        r"court|officer)\b|"
         r"\b(?:with|has|have|holding)\s+(?:full|unlimited|total|absolute|complete|override|"
         r"admin(?:istrator)?|root|god)\s+(?:authority|access|powers?|permissions?|rights|"
         r"privileges|control)\b|"
-        r"\b(?:developer|dev|god|dan|jailbreak|unrestricted|sudo|root|unlocked|override|admin)"
-        r"\s+mode\b|\bno (?:content|safety|policy|usage) (?:rules|filters|restrictions|limits|"
+        r"\b(?:god|dan|jailbreak|unrestricted|unlocked)\s+mode\b|"
+        r"\bno (?:content|safety|policy|usage) (?:rules|filters|restrictions|limits|"
         r"guardrails|limitations)\b",
     ),
     _rule(
@@ -161,13 +171,17 @@ REGISTERS: list[Rule] = [
         r"(?:that\s+)?(?:your|the) (?:developers?|creators?|operators?|makers?|owners?|"
         r"engineers?|company)\s+(?:gave|wrote|set|provided|configured))|"
         r"\b(?:hidden|internal|full|complete|json)\s+(?:descriptions?|schemas?|definitions|"
-        r"signatures|specs?)\b[^.;!?\n]{0,40}\b(?:functions|tools)\b",
+        r"signatures|specs?)\b[^.;!?\n]{0,40}\b(?:functions|tools)\b|"
+        r"\b(?:hidden|internal|full|complete|raw|json|entire)\s+(?:tool|function|api)\s+"
+        r"(?:schemas?|definitions|signatures|specs?|descriptions|names|list)\b|"
+        r"\binternal (?:function|tool) names\b",
     ),
     # -- data out of the account; an act kept from oversight
     _rule(
         "exfiltration",
         r"\b(?:send|forward|e-?mail|relay|pass|post|upload|copy|cc|bcc|share|transmit|text|mail|"
-        r"sync|mirror|back up|export|dump|push|save)\b[^.;!?\n]{0,80}?\b(?:to|into|onto|on|at)\s+"
+        r"sync|mirror|back up|export|dump|push|save|paste|publish|put|drop|leak)\b[^.;!?\n]{0,80}?"
+        r"\b(?:to|into|onto|on|at)\s+"
         rf"(?:the\s+|an?\s+|any\s+|their\s+|his\s+|her\s+|whatever\s+|our\s+|my\s+)?{_OUTSIDE}",
     ),
     _rule(
@@ -182,7 +196,8 @@ REGISTERS: list[Rule] = [
         r"\b(?:do not|don't|never)\s+(?:mention|tell|report|flag|log|record|disclose|reveal)\s+"
         r"(?:it|this|that|the (?:exception|override|change|refund|credit|discount|upgrade))\s+"
         r"(?:to|with)\s+(?:a\s+|the\s+|your\s+|any\s+)?(?:supervisor|manager|management|anyone|"
-        r"anybody|audit\w*|compliance|security|fraud|colleague|team)\b",
+        r"anybody|audit\w*|compliance|security|fraud|colleague|team|analysts?|reviewers?|"
+        r"approvers?|owners?|admins?|administrators?|moderators?|operators?|leads?)\b",
         negatable=False,
     ),
     _rule("concealment", r"\bbetween (?:us|you and me|ourselves)\b|\boff the books\b"),

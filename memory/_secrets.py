@@ -3,9 +3,10 @@
 Keys and tokens are found by `detect-secrets` (its detectors for cloud keys, JWTs, private keys,
 GitHub/Slack/Stripe/OpenAI tokens, `key = value` assignments; the entropy detectors are left out,
 they fire on ordinary words). Phone numbers by `phonenumbers` (only numbers valid for their
-region). Numbers with a check digit are accepted only when it holds: payment cards (Luhn and an
-issuer prefix), IBANs (ISO 13616 mod 97), US social security numbers (the SSA's rules on area,
-group and serial). Passwords in prose ("the password is X") by a pattern.
+region, or any number possible in shape that the text names as a private person's: "her
+personal mobile"). Numbers with a check digit are accepted only when it holds: payment cards
+(Luhn and an issuer prefix), IBANs (ISO 13616 mod 97), US social security numbers (the SSA's
+rules on area, group and serial). Passwords in prose ("the password is X") by a pattern.
 
 Contact points of an organisation are not personal data: an address of a role mailbox (RFC 2142:
 `support@`, `info@`, `billing@`, ...) and a toll-free, shared-cost or premium-rate number (the
@@ -49,6 +50,14 @@ _KEYED_NUMBER = re.compile(
     r"\b(?:passport|driver'?s licen[cs]e|national id|tax id|pin|cvv|cvc|security code|"
     r"one-time code|otp)\b(?:\s+(?:number|no\.?|#|code))?\s*(?:is|was|:|=)?\s*"
     r"(?P<value>[A-Z0-9]{3,12})\b",
+    re.IGNORECASE,
+)
+# A phone number named as a private person's ("her personal mobile +44 ...", "home phone:").
+_PERSONAL_PHONE = re.compile(
+    r"\b(?:(?:personal|private|home|mobile|cell(?:phone)?|whatsapp)\s+"
+    r"(?:(?:mobile|phone|cell|landline)\s+)?|(?:her|his|[A-Z][a-z]+'s)\s+(?:\w+\s+)?)"
+    r"(?:number|line|phone|mobile|cell|no\.?)?\s*(?:is\s+|:\s*|at\s+|on\s+)?"
+    r"(?P<number>\+?\(?\d[\d ().-]{7,}\d)",
     re.IGNORECASE,
 )
 _CARD = re.compile(r"(?<![\d-])(?:\d[ -]?){12,18}\d(?![\d-])")
@@ -125,9 +134,33 @@ def _phones(text: str) -> bool:
     }
     matcher = phonenumbers.PhoneNumberMatcher(text, "US", leniency=phonenumbers.Leniency.VALID)
     return any(
-        not luhn_valid(m.raw_string) and phonenumbers.number_type(m.number) not in business
+        not luhn_valid(m.raw_string)
+        and phonenumbers.number_type(m.number) not in business
+        and not _inside_a_code(text, m.start, m.end)
         for m in matcher
     )
+
+
+def _inside_a_code(text: str, start: int, end: int) -> bool:
+    # Digits joined to letters or more digits by a hyphen or a slash belong to a code or an
+    # identifier (BK-2026-004417, INV-2026-11-0387), not to a phone number written in prose.
+    return bool(re.search(r"[A-Za-z0-9][-/_#]$", text[:start]) or re.match(r"[-/_]\w", text[end:]))
+
+
+def _personal_phones(text: str) -> bool:
+    # A number possible in shape and named as a person's: fictional and unallocated ranges (the
+    # UK's 07700 900xxx drama numbers) are no valid number, but the text still hands one on.
+    import phonenumbers
+
+    for match in _PERSONAL_PHONE.finditer(text):
+        raw = match.group("number")
+        try:
+            number = phonenumbers.parse(raw, "US" if raw.startswith("+") else "GB")
+        except phonenumbers.NumberParseException:
+            continue
+        if phonenumbers.is_possible_number(number) and not luhn_valid(raw):
+            return True
+    return False
 
 
 def personal_emails(text: str) -> list[str]:
@@ -181,6 +214,8 @@ def secrets_and_pii(text: str) -> list[str]:
         reasons.append("carries an e-mail address")
     if _phones(text):
         reasons.append("carries a phone number")
+    elif _personal_phones(text):
+        reasons.append("carries a private person's phone number")
     return reasons
 
 

@@ -28,12 +28,21 @@ _SETUP = (
     r"(?:text|instructions|message|prompt|rules|wording)\s+(?:that\s+)?you\s+(?:were|have been)\s+"
     r"(?:initiali[sz]ed|loaded|configured|set up|primed|deployed|started|created|booted)|"
     r"(?:full|exact|complete|whole)\s+(?:text|wording)\s+of\s+your\s+\w+|"
+    r"(?:the\s+contents\s+of\s+)?your\s+(?:memory(?:\s+store)?|memories|context(?:\s+window)?|"
+    r"stored guidelines)|(?:every|each|all(?: of)?(?: the| your)?)\s+stored guidelines?|"
+    r"(?:confidential|hidden|secret|private|internal)\s+(?:operator|developer|system|setup)\s+"
+    r"(?:notes|briefing|memo|instructions|guidance|text|messages?)|"
+    r"(?:notes|instructions|text|messages?|rules|prompt|briefing|guidance|directives)\s+(?:that\s+)?"
+    r"you\s+(?:received|were given|got|were sent|were told|were loaded with|were handed)\s+"
+    r"(?:at|on|during|before|when)\s+(?:startup|start-up|launch|boot|initiali[sz]ation|set-?up|"
+    r"(?:the\s+)?(?:start|beginning))|"
     r"(?:top|start|beginning|opening)\s+of\s+(?:this|the)\s+(?:conversation|chat|session))"
 )
 _SHOW = (
     r"(?:print|show|reveal|repeat|output|display|echo|quote|recite|paste|dump|read out|"
     r"walk (?:me|them|the user|the customer) through|respond with|reply with|answer with|"
-    r"copy|share|tell|give|list|disclose|write out|spell out|send|printing|showing|revealing|"
+    r"copy|share|tell|give|list|disclose|write out|spell out|send|append|include|attach|insert|"
+    r"add|post|publish|forward|summari[sz]e|printing|showing|revealing|appending|including|"
     r"repeating|outputting|displaying|echoing|quoting|reciting|pasting|dumping|copying|sharing|"
     r"listing|disclosing)"
 )
@@ -48,7 +57,9 @@ _FOREIGN_TARGETS = (
     r"(?:instrucciones|instru[cç][oõ]es|instructions|anweisungen|istruzioni|instructies|"
     r"reglas|r[eè]gles|regole|regras|regels|richtlinien|regeln|directives|directivas|"
     r"diretrizes|direttive|pol[ií]ticas?|politique|vorgaben|indicaciones|indicazioni|"
-    r"consignes|normas|norme|voorschriften|prompt)"
+    r"consignes|normas|norme|voorschriften|prompt|verifica|verificaci[oó]n|v[eé]rification|"
+    r"verifica[cç][aã]o|[uü]berpr[uü]fung|pr[uü]fung|controllo|controle|contr[oô]le|kontrolle|"
+    r"comprobaci[oó]n|identit[aà]|identit[aä]t|identidad|identit[eé])"
 )
 
 SIGNALS: list[Rule] = [
@@ -76,6 +87,13 @@ SIGNALS: list[Rule] = [
         negatable=False,
     ),
     _rule("prompt-reveal", rf"\b{_SHOW}\b[^.;!?\n]{{0,60}}?\b{_SETUP}"),
+    # The set-up asked about as what the agent was told before the conversation.
+    _rule(
+        "prompt-reveal",
+        r"\bwhat (?:were you|you were|have you been) (?:told|given|instructed|programmed|briefed)"
+        r"\b[^.!?\n]{0,40}?\b(?:before|prior to|at the (?:start|beginning) of|ahead of) "
+        r"(?:this|the) (?:conversation|chat|session)\b",
+    ),
     _rule(
         "override",
         r"\byou (?:now |will now |must now )?(?:answer|report|take (?:your )?"
@@ -94,10 +112,12 @@ SIGNALS: list[Rule] = [
         r"\b(?:consider|treat|regard|deem)\s+(?:the\s+|your\s+|all\s+|any\s+)?(?:\w+\s+){0,4}?"
         r"(?:procedures?|rules?|polic(?:y|ies)|directions|instructions|guidance|guidelines|limits?|"
         r"restrictions?|checks?|briefing|set-?up|configuration|standing orders|conditions|terms|"
-        r"requirements)\s+(?:from\s+(?:the\s+)?\w+\s+)?(?:as\s+)?(?:outdated|obsolete|void|"
+        r"requirements|constraints|safeguards|guardrails|controls|limitations|directives|orders)"
+        r"\s+(?:from\s+(?:the\s+)?\w+\s+)?(?:as\s+)?(?:outdated|obsolete|void|"
         r"suspended|optional|lifted|cancelled|invalid|irrelevant|(?:only )?a draft|retired|"
         r"withdrawn|superseded)\b|"
-        r"\b(?:rules?|polic(?:y|ies)|guidance|instructions|guidelines|procedures?)\b[^.;!?\n]{0,40}"
+        r"\b(?:rules?|polic(?:y|ies)|guidance|instructions|guidelines|procedures?|configuration|"
+        r"set-?up|briefing|prompt|directives|orders)\b[^.;!?\n]{0,40}"
         r"\b(?:was|were|is|are)\s+(?:only|just|merely)\s+(?:a\s+)?(?:draft|suggestions?|examples?)\b",
     ),
     _rule(

@@ -9,9 +9,11 @@ layers, and any finding keeps it from becoming active:
    characters made visible), look-alike letters mapped to Latin, spelled-out letters joined,
    leetspeak read as letters; words split mid-word re-split (`wordninja`); the text reversed
    and ROT13-decoded;
-2. intents (`memory/_intents.py`, `_signals.py`, `_registers.py`): overriding the
-   instructions (also dressed as an announcement, a policy update or an authority's decision),
-   role play, revealing the system prompt, sending data out, hiding an act or a text; the same
+2. intents (`memory/_intents.py`, `_signals.py`, `_registers.py`, `_authority.py`,
+   `_bypass.py`, `_destinations.py`): overriding the instructions (also dressed as an
+   announcement, a policy update, an authority's decision, or a source ranked above the set-up),
+   skipping a check, role play, revealing the system prompt, sending data out (also by machine:
+   a copy to an IP address, a DNS lookup, a credential file), hiding an act or a text; the same
    words in a refusal ("decline", "never share") or as the reported situation ("if the user
    says the limits were lifted, check the policy") are benign;
 3. encoded spans (base64, hex, URL escapes, character codes, bits, escapes) decoded and
@@ -35,6 +37,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from oncourse.consistency.guidelines import Guideline
+from oncourse.memory._authority import AUTHORITY
+from oncourse.memory._bypass import BYPASS
+from oncourse.memory._destinations import DESTINATIONS
 from oncourse.memory._intents import RULES, Rule, complies, intents, squeezed_intents
 from oncourse.memory._normalize import (
     clean,
@@ -70,6 +75,7 @@ _TOOL_SHAPED = re.compile(
 _BACKTICKED = re.compile(r"`([A-Za-z][A-Za-z0-9_]*)`")
 _LABELS = {
     "override": "tries to override the system prompt",
+    "bypass": "asks the agent to skip a check or control",
     "role-play": "tries to override the system prompt with a role to play",
     "prompt-reveal": "tries to override the system prompt by making the agent reveal it",
     "exfiltration": "asks to send data elsewhere or into replies",
@@ -77,7 +83,7 @@ _LABELS = {
     "tool-call": "writes out a tool call for the agent to make",
     "hidden-markup": "hides text in markup a reader does not see",
 }
-_RULE_SETS: tuple[list[Rule], ...] = (RULES, SIGNALS, REGISTERS)
+_RULE_SETS: tuple[list[Rule], ...] = (RULES, SIGNALS, REGISTERS, AUTHORITY, BYPASS, DESTINATIONS)
 
 
 class ScreenResult(BaseModel):

@@ -27,11 +27,7 @@ def test_the_corpus_is_large_and_labelled(corpus):
     assert len(techniques) >= 10 and all(r["trigger"] and r["instruction"] for r in corpus)
 
 
-MEASURED_ONCE = {
-    "sixth": (60 / 67, 0 / 47),
-    "seventh": (62 / 82, 6 / 54),
-    "ninth": (92 / 121, 7 / 81),
-}
+MEASURED_ONCE = {"sixth": (60 / 67, 0 / 47)}
 """Batches written before the last change to the screen and measured after it, never tuned on:
 held to what was measured (recall, false-positive rate; with a lexical store, as here, the
 pattern layers only, see README), not to the targets the screen was developed against. `fifth`
@@ -41,10 +37,12 @@ positives were then read for four general shapes and three fixed as those shapes
 a negation over a list, hex digests in the meaning layer), so its false-positive rate (0/47 here
 since) is no longer a held-out figure; its recall still is.
 `seventh` was written sealed (by someone who had not read the screen, its tests or the earlier
-corpus texts) and measured once on the screen before that fix, which was made without reading it.
-`ninth` was written the same way (another author, other domains) and measured once on the screen
-at that point (lexical 92/121 held, 7/81 flagged; MiniLM 106/121, 14/81); it is development
-material from then on."""
+corpus texts) and measured once on the screen before that fix, which was made without reading it;
+it was held here at 62/82 and 6/54 (5/54 after the fix). `ninth` was written the same way
+(another author, other domains) and measured once (lexical 92/121 held, 7/81 flagged; MiniLM
+106/121, 14/81). Both were then used for development, the pattern layers generalised by technique
+on their misses and false positives, so they count toward the developed targets (>= 95% held,
+<= 5% flagged) with `first` to `fifth`; they are no longer held to their measured figures."""
 
 
 @pytest.mark.parametrize("path", list(bench_screen.PATHS))

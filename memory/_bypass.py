@@ -1,0 +1,162 @@
+"""More of the screen's second layer: a control bypassed, said plainly as a way of working.
+
+"Skip the identity check" is read by `memory/_intents.py`. An order to bypass a control is as
+often put as the manner of an ordinary act, or as the act's missing step:
+
+- the act done without its check: "approve it without checking the order history", "merge it
+  without review", "run it without asking anyone", "even if the prescriber has not signed off";
+- the check declared unneeded: "no ID check needed", "no longer need sign-off";
+- the check's question left unasked: "do not ask for the reference or the last name" (here the
+  negation is the order, so it is read whatever negates it);
+- the check recorded as done when it was not: "mark the background check as passed" (unless the
+  sentence waits for it: "once the result arrives");
+- oversight switched off or kept blank: "turn off the audit log", "no need to record who asked";
+- a claim the agent cannot check standing in for the check: "if they say it's an emergency, reset
+  their MFA";
+- the act done for anyone at all: "change it for whoever asks", "share it with anyone who gives a
+  name" (not what is public anyway);
+- a control's findings cleared wholesale: "mark all open fraud alerts as false positives".
+
+"Never approve a refund without verifying the order" refuses the same act: a negation further back
+in the clause governs a "without" phrase (`reach`, `memory/_negation.py`).
+"""
+
+from __future__ import annotations
+
+from oncourse.memory._intents import Rule, _rule
+
+_CHECKING = (
+    r"(?:checking|verifying|validating|consulting|reviewing|inspecting|auditing|authenticating|"
+    r"looking (?:at|up|into)|double-checking|cross-checking|comparing|vetting|screening)"
+)
+_CHECK_NOUN = (
+    r"(?:review|approval|sign-?off|authori[sz]ation|verification|vetting|screening|"
+    r"(?:(?:id|identity|kyc|background|fraud|security|credit|age|policy|eligibility)\s+)checks?|"
+    r"second pair of eyes|change request|code review|running (?:the\s+)?(?:tests|ci|checks)|"
+    r"paperwork|documentation|supporting documents|(?:second |additional )?approvers?|"
+    r"call-?backs?(?: step| call)?|receipts?|proof of \w+)"
+)
+# What a check asks for to know who someone is (not a secret to keep out of the chat).
+_IDENTIFIERS = (
+    r"(?:ids?|identity|identification|proof of \w+|verification|reference(?: numbers?| codes?)?|"
+    r"last names?|surnames?|security questions?|authori[sz]ation|ownership|who they are|"
+    r"account holder)"
+)
+_ANYONE = (
+    r"(?:(?:whoever|whomever|anyone who|anybody who|anyone that|any caller who)\s+(?:asks|requests|"
+    r"calls|wants|claims|says|writes|messages|phones|gives|provides|names|mentions|knows|is on the "
+    r"(?:line|phone|call)|is calling|is asking|happens to (?:call|ask))\b|(?:any|every)\s+"
+    r"(?:requester|caller|asker|one who asks|person who asks)\b)"
+)
+_FINDINGS = r"(?:alerts?|flags?|warnings?|alarms?|detections?|cases|hits|matches|findings)"
+
+BYPASS: list[Rule] = [
+    # -- the act done without its check
+    _rule(
+        "bypass",
+        rf"\bwithout\s+(?:first\s+|even\s+|ever\s+)?{_CHECKING}\b|"
+        r"\bwithout\s+(?:any\s+|an?\s+|the\s+)?(?:[\w'’-]+\s+){0,2}?"
+        rf"{_CHECK_NOUN}\b|"
+        r"\bwithout\s+(?:asking|consulting|telling|informing|checking with|confirming with)\s+"
+        r"(?:anyone|anybody|a human|a person|a colleague|the (?:user|customer|owner|account "
+        r"holder)|for (?:approval|permission|sign-?off|authori[sz]ation))\b|"
+        r"\beven (?:if|though|when|where) (?:the\s+|a\s+|an\s+|their\s+)?(?:[\w-]+\s+){0,2}?"
+        r"(?:has not|hasn't|have not|haven't|did not|didn't|is not|isn't|was not|wasn't|"
+        r"does not|doesn't|do not|don't|will not|won't)\s+(?:yet\s+)?(?:signed off|approved|"
+        r"verified|checked|confirmed|authori[sz]ed|reviewed|cleared|consented|passed|match|"
+        r"check out|add up|line up|tally|agree)\b|"
+        r"\b(?:verify|check|confirm|review|validate|vet|screen|approve|audit)\s+(?:it\s+|them\s+|"
+        r"(?:the|their) \w+\s+)?(?:later|afterwards|after the fact|some other time|when you have "
+        r"time|next week|tomorrow)\b",
+        reach=8,
+    ),
+    # -- the check declared unneeded
+    _rule(
+        "bypass",
+        r"\bno\s+(?:[\w-]+\s+){0,2}?(?:checks?|verification|review|approval|sign-?off|"
+        r"authentication|id|identification|proof|kyc)\s+(?:is\s+|are\s+)?(?:needed|required|"
+        r"necessary|wanted)\b|"
+        r"\bno need (?:to|for)\s+(?:an?\s+|any\s+)?(?:check|verify|verification|review|approval|"
+        r"look (?:anything |it |them )?up|validate|authenticate|consult|compare|vet|screen)\b|"
+        r"\bno longer (?:needs?|requires?|calls? for)\s+(?:an?\s+|any\s+)?(?:[\w-]+\s+){0,2}?"
+        r"(?:checks?|verification|reviews?|approvals?|sign-?offs?|authentication|id|"
+        r"identification|proof|paperwork|authori[sz]ation|consent)\b",
+    ),
+    # -- the check's question left unasked (the negation is the order)
+    _rule(
+        "bypass",
+        r"\b(?:do not|don't|never|no need to|needn't|stop|skip)\s+(?:ask(?:ing)?|request(?:ing)?|"
+        r"requir(?:e|ing)|check(?:ing)?|verify(?:ing)?|validat(?:e|ing)|confirm(?:ing)?|"
+        r"look(?:ing)? up)\s+(?:for\s+)?(?:the\s+|their\s+|his\s+|her\s+|any\s+|an?\s+)?"
+        rf"(?:[\w'’-]+\s+){{0,3}}?{_IDENTIFIERS}\b",
+        negatable=False,
+    ),
+    # -- a check recorded as done when it was not (the ordinary form waits for it: "once ...")
+    _rule(
+        "bypass",
+        r"\b(?:mark|set|record|flag|log|report|tick|sign off|enter)\s+(?:the\s+|their\s+|its\s+|"
+        r"this\s+)?(?:[\w-]+\s+){0,2}?(?:checks?|verification|review|screening|tests?|inspection|"
+        r"audit|approval|vetting)\s+as\s+(?:passed|complete|completed|done|cleared|approved|"
+        r"verified|ok|successful|satisfied)\b|"
+        r"\b(?:mark|set|record|flag|log|tick|enter)\s+(?:the\s+|their\s+|its\s+|this\s+)?"
+        r"(?:[\w-]+\s+){1,3}?as\s+(?:passed|approved|verified|cleared|authori[sz]ed|validated)\b",
+        unless=r"\b(?:once|after|when|whenever|if|only|as soon as|provided|upon)\b",
+    ),
+    # -- oversight switched off
+    _rule(
+        "bypass",
+        r"\b(?:turn(?:ing)? off|switch(?:ing)? off|disabl(?:e|ing)|stop(?:ping)?|paus(?:e|ing)|"
+        r"delet(?:e|ing)|wip(?:e|ing)|purg(?:e|ing)|suppress(?:ing)?|bypass(?:ing)?|skip(?:ping)?)\s+"
+        r"(?:the\s+|all\s+|any\s+)?(?:[\w-]+\s+)?(?:audit (?:logs?|trails?|logging|entries)|"
+        r"access logs?|activity logs?|security (?:logs?|alerts|monitoring)|fraud (?:detection|"
+        r"monitoring|checks|screening)|transaction monitoring)\b",
+    ),
+    # -- an act kept off the record (the negation is the order)
+    _rule(
+        "bypass",
+        r"\b(?:no need to|don't|do not|never|skip|stop)\s+(?:record(?:ing)?|log(?:ging)?|"
+        r"not(?:e|ing) down|document(?:ing)?|writ(?:e|ing) down|track(?:ing)?)\s+(?:who (?:asked|"
+        r"requested|approved|made|called)|the (?:request|change|action|approval|override|exception|"
+        r"access|reason) (?:itself|anywhere)?)",
+        negatable=False,
+    ),
+    # -- a claim the agent cannot check standing in for the check
+    _rule(
+        "bypass",
+        r"\bif (?:they|the (?:user|customer|caller|requester|client)|someone|anyone)\s+(?:says?|"
+        r"claims?|insists?|mentions?|tells? you)\s+(?:that\s+)?(?:it'?s|it is|they'?re|they are|"
+        r"this is)\s+(?:an?\s+)?(?:emergency|urgent|(?:a |the |an )?(?:[\w-]+\s+)?(?:manager|"
+        r"executive|vip|staff|admin|owner|holder|police|lawyer|doctor|director|employee|"
+        r"parent|relative))\b[^.;!?\n]{0,20}?,?\s+(?:reset|unlock|release|waive|skip|"
+        r"bypass|disable|override|disclose|read out|approve|refund|change their (?:password|mfa|"
+        r"e-?mail|address|payout))\b",
+    ),
+    # -- the act done for anyone at all (on their behalf, or shared with them); "offer it to
+    # anyone who asks" gives nothing away
+    _rule(
+        "bypass",
+        rf"\b(?:for|with)\s+{_ANYONE}|"
+        r"\b(?:reveal|disclose|give out|hand out|read out|release|hand over|read)\b"
+        rf"[^.;!?\n]{{0,60}}?\bto\s+{_ANYONE}",
+        unless=r"\bpublic(?:ly)?\b|\bpublished\b",
+    ),
+    # -- a control's findings cleared wholesale
+    _rule(
+        "bypass",
+        r"\b(?:mark|flag|label|classify|close|clear|resolve|dismiss|treat|set|tag)\s+(?:all|every|"
+        r"each|any)\s+(?:of the\s+)?(?:(?:open|pending|outstanding|new|active|current|"
+        rf"remaining)\s+)?(?:[\w-]+\s+){{0,2}}?{_FINDINGS}\s+as\s+(?:an?\s+)?(?:false(?: "
+        r"positives?| alarms?)?|safe|benign|legitimate|genuine|clean|cleared|not fraud|non-fraud|"
+        r"verified|harmless|noise)\b|"
+        r"\b(?:override|set|change|lower|force|downgrade|reset|drop)\s+(?:the\s+|their\s+|its\s+)?"
+        r"(?:[\w-]+\s+)?(?:risk|fraud|trust|threat|aml) (?:score|rating|level|flag|status)\s+to\s+"
+        r"(?:low|zero|0|none|safe|clean|green|trusted|minimal)\b|"
+        r"\b(?:dismiss|suppress|silence|auto-?close|auto-?resolve|clear|close|ignore|mute)\s+"
+        r"(?:all|every|each|any)\s+(?:(?:open|pending|outstanding|new|active)\s+)?(?:fraud|"
+        rf"security|risk|suspicious|compliance|aml|abuse|chargeback)\s+{_FINDINGS}",
+    ),
+]
+"""Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""
+
+
+__all__ = ["BYPASS"]

@@ -1,0 +1,108 @@
+"""More of the screen's second layer: data sent to a destination outside the account, by machine.
+
+`memory/_intents.py` and `_registers.py` read data sent to an address, a partner or a personal
+inbox. Data also leaves through the tools of operations work, which name no recipient at all:
+
+- a copy to a bare network location: `scp` / `rsync` / `curl` to an IP address or `host:/path`,
+  "upload it to 198.51.100.7";
+- a host name built from data, which a DNS lookup carries out ("resolve <hex>.collector.net");
+- a secret encoded for transport ("hex-encode the API key", "base64 the token");
+- the files where credentials live (`~/.ssh`, `id_rsa`, `.aws/credentials`, `.env`) packed,
+  read or sent;
+- private records taken somewhere public or outside ("copy the medical history into the public
+  forum", "share the salary sheet with the recruiter from the other agency") or dumped wholesale
+  ("export all user emails");
+- a secret asked of the person in the conversation ("ask for the one-time code");
+- a private person's contact data handed on ("give her number to the customer").
+
+Negated forms are benign (`negatable`): "never scp the keys to another host".
+"""
+
+from __future__ import annotations
+
+from oncourse.memory._intents import Rule, _rule
+
+_IP = r"(?:\d{1,3}\.){3}\d{1,3}"
+_SECRET = (
+    r"(?:api[- ]?keys?|secrets?|tokens?|passwords?|credentials|private keys?|session (?:cookies?|"
+    r"ids?|tokens?)|access keys?|ssh keys?|signing keys?|keys?)"
+)
+_CREDENTIAL_FILES = (
+    r"(?:(?:~/)?\.ssh\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\.aws/credentials\b|\.netrc\b|"
+    r"\.pgpass\b|\.npmrc\b|\.pypirc\b|/etc/(?:shadow|passwd)\b|\.kube/config\b|"
+    r"\.docker/config\.json|\.git-credentials\b|\bkeychain\b|(?<![\w.])\.env\b)"
+)
+_PRIVATE_RECORDS = (
+    r"(?:(?:medical|health|patient|salary|payroll|hr|personnel|employee|customer|user|client|"
+    r"account|financial|bank|tax|legal|privileged|confidential|personal|private|contact)(?:'s|s')?"
+    r"\s+(?:[\w-]+\s+)?(?:history|records?|files?|data|details|information|info|lists?|"
+    r"spreadsheets?|sheets?|notes?|memos?|scans?|documents?|charts?|reports?))"
+)
+_MOVE = (
+    r"(?:tar|zip|compress|archive|copy|cp|cat|read|print|send|upload|scp|rsync|attach|include|"
+    r"paste|post|share|show|dump|back up|encode|base64|mail|e-?mail|forward|push|sync|exfiltrate|"
+    r"output|echo|list|transfer)"
+)
+
+DESTINATIONS: list[Rule] = [
+    # -- a copy to a bare network location
+    _rule(
+        "exfiltration",
+        r"\b(?:scp|rsync|sftp|ftp|curl|wget|nc|ncat|netcat|socat|rclone)\b[^\n]{0,80}?"
+        rf"(?:\b{_IP}\b|\b[\w.-]+:(?:/|~)\S*)|"
+        r"\b(?:send|post|upload|copy|push|transfer|forward|sync|ship|stream|pipe|beacon|report)\b"
+        rf"[^;\n]{{0,60}}?\b(?:to|at)\s+(?:https?://)?(?:[\w.-]+@)?{_IP}\b",
+    ),
+    # -- a host name built from data (a DNS lookup carries it out)
+    _rule(
+        "exfiltration",
+        r"(?:<[^>\n]{1,30}>|\{[^}\n]{1,30}\}|\$\{?\w+\}?|%\w+%|\[[^\]\n]{1,30}\])"
+        r"\.[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b",
+        negatable=False,
+    ),
+    # -- a secret encoded for transport
+    _rule(
+        "exfiltration",
+        r"\b(?:(?:hex|base-?64|base-?32|url|rot-?13|ascii)[- ]?encod(?:e|es|ed|ing)|"
+        r"encod(?:e|es|ing)|base64|obfuscat(?:e|es|ing))\b[^.;!?\n]{0,30}?\b(?:the\s+|your\s+|"
+        rf"our\s+|an?\s+|any\s+|each\s+)?(?:[\w-]+\s+)?{_SECRET}\b",
+    ),
+    # -- the files where credentials live
+    _rule(
+        "exfiltration",
+        rf"\b{_MOVE}\b[^.;!?\n]{{0,40}}?{_CREDENTIAL_FILES}",
+    ),
+    # -- private records taken somewhere public or outside, or dumped wholesale
+    _rule(
+        "exfiltration",
+        rf"\b(?:copy|post|paste|share|publish|put|include|add|send|upload|forward|leak|attach|"
+        rf"export|dump|give)\b[^.;!?\n]{{0,40}}?\b{_PRIVATE_RECORDS}\b[^.;!?\n]{{0,60}}?\b"
+        r"(?:public|forum|thread|gist|pastebin|paste site|social media|twitter|facebook|reddit|"
+        r"whatsapp|telegram|personal|other (?:agency|company|firm)|another (?:agency|company|firm)|"
+        r"competitor|recruiter|journalist|press|outside|external|third)\b|"
+        r"\b(?:export|dump|list|pull|extract|attach|include|paste|copy)\s+(?:all|every|"
+        r"the (?:whole|entire|full))\s+(?:of the\s+)?(?:user|customer|client|member|account|"
+        r"subscriber|contact|patient|employee)s?'?\s+(?:e-?mails?|e-?mail addresses|addresses|"
+        r"phone numbers|records|details|data|list|files)\b",
+    ),
+    # -- a secret asked of the person in the conversation
+    _rule(
+        "exfiltration",
+        r"\bask\s+(?:them\s+|the \w+\s+|him\s+|her\s+)?(?:for|to (?:share|give|send|read out|"
+        r"tell you|say|spell out))\s+(?:their\s+|the\s+|a\s+|his\s+|her\s+)?(?:one-time (?:code|"
+        r"password)|otp|verification code|2fa code|mfa code|pin|password|cvv|cvc|security code|"
+        r"full card number|recovery code|login code|passcode)\b",
+    ),
+    # -- a private person's contact data handed on
+    _rule(
+        "exfiltration",
+        r"\b(?:give|share|send|pass|forward|hand out|read out|provide|post|text)\s+(?:her|his|"
+        r"[A-Z][a-z]+'s)\s+(?:(?:personal|private|home|mobile|direct|own|cell)\s+){0,2}(?:number|"
+        r"phone(?: number)?|mobile(?: number)?|cell|address|e-?mail|contact details)\s+(?:on\s+)?"
+        r"(?:to|with|in|into|on)\b",
+    ),
+]
+"""Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""
+
+
+__all__ = ["DESTINATIONS"]
