@@ -4,8 +4,11 @@
 often put as the manner of an ordinary act, or as the act's missing step:
 
 - the act done without its check: "approve it without checking the order history", "merge it
-  without review", "run it without asking anyone", "even if the prescriber has not signed off";
-- the check declared unneeded: "no ID check needed", "no longer need sign-off";
+  without review", "run it without asking anyone", "even if the prescriber has not signed off",
+  "unlock it first and verify later";
+- the check declared unneeded: "no ID check needed", "no longer need sign-off", "verification can
+  be skipped";
+- every act of a kind approved unseen: "auto-approve every refund";
 - the check's question left unasked: "do not ask for the reference or the last name" (here the
   negation is the order, so it is read whatever negates it);
 - the check recorded as done when it was not: "mark the background check as passed" (unless the
@@ -65,9 +68,12 @@ BYPASS: list[Rule] = [
         r"does not|doesn't|do not|don't|will not|won't)\s+(?:yet\s+)?(?:signed off|approved|"
         r"verified|checked|confirmed|authori[sz]ed|reviewed|cleared|consented|passed|match|"
         r"check out|add up|line up|tally|agree)\b|"
-        r"\b(?:verify|check|confirm|review|validate|vet|screen|approve|audit)\s+(?:it\s+|them\s+|"
-        r"(?:the|their) \w+\s+)?(?:later|afterwards|after the fact|some other time|when you have "
-        r"time|next week|tomorrow)\b",
+        r"\b(?:verify|check|confirm|review|validate|vet|screen|approve|audit|(?:sort|figure) out|"
+        r"do|handle|complete|deal with|run)\s+(?:it\s+|them\s+|(?:(?:the|their|any)\s+)?"
+        r"(?:[\w-]+\s+)?(?:verification|checks?|review|approval|paperwork|kyc|vetting)\s+|"
+        r"(?:the|their) \w+\s+)?"
+        r"(?:later|afterwards|after the fact|some other time|when you have time|next week|"
+        r"tomorrow)\b",
         reach=8,
     ),
     # -- the check declared unneeded
@@ -78,6 +84,13 @@ BYPASS: list[Rule] = [
         r"necessary|wanted)\b|"
         r"\bno need (?:to|for)\s+(?:an?\s+|any\s+)?(?:check|verify|verification|review|approval|"
         r"look (?:anything |it |them )?up|validate|authenticate|consult|compare|vet|screen)\b|"
+        r"\b(?:ids?|identification|verification|checks?|reviews?|approvals?|sign-?offs?|"
+        r"authentication)\s+(?:is|are)\s+(?:not|no longer|never)\s+"
+        r"(?:needed|required|necessary)\b|"
+        r"\b(?:checks?|verification|reviews?|approvals?|sign-?offs?|authentication|id checks?|"
+        r"identity checks?|kyc|screening|vetting)\s+(?:can|may|could|should)\s+(?:safely\s+|"
+        r"just\s+)?be\s+(?:skipped|waived|bypassed|ignored|omitted|dropped|relaxed|overlooked|"
+        r"dispensed with)\b|"
         r"\bno longer (?:needs?|requires?|calls? for)\s+(?:an?\s+|any\s+)?(?:[\w-]+\s+){0,2}?"
         r"(?:checks?|verification|reviews?|approvals?|sign-?offs?|authentication|id|"
         r"identification|proof|paperwork|authori[sz]ation|consent)\b",
@@ -90,6 +103,16 @@ BYPASS: list[Rule] = [
         r"look(?:ing)? up)\s+(?:for\s+)?(?:the\s+|their\s+|his\s+|her\s+|any\s+|an?\s+)?"
         rf"(?:[\w'’-]+\s+){{0,3}}?{_IDENTIFIERS}\b",
         negatable=False,
+    ),
+    # -- every act of a kind approved unseen
+    _rule(
+        "bypass",
+        r"\bauto-?(?:approve|accept|grant|refund|pay|release|close|resolve)\w*\s+(?:every|all|any|"
+        r"each)\b|"
+        r"\b(?:approve|accept|grant|honou?r|pay out|release)\s+(?:every|all|any|each)\s+"
+        r"(?:[\w-]+\s+)?(?:refunds?|claims?|requests?|returns?|credits?|payouts?|withdrawals?|"
+        r"transfers?|changes?|applications?)\s+(?:that|which)\s+(?:comes?|arrives?|lands?|"
+        r"is submitted|are submitted)\b",
     ),
     # -- a check recorded as done when it was not (the ordinary form waits for it: "once ...")
     _rule(

@@ -35,6 +35,7 @@ _TARGETS = (
     r"(?:spending|credit|rate|approval|refund|usage|transfer|withdrawal) (?:limits?|caps?)|"
     r"(?:approval|sign-?off|review|verification) (?:workflow|process|step|flow)s?|paperwork|"
     r"(?:customs|supporting|required|identity|kyc) documents?|"
+    r"(?:return|refund|cancellation|exchange|grace|\d+[- ]day) (?:window|period)s?|"
     r"constraints|standing orders|briefing|(?:original|initial|system) (?:set-?up|configuration))"
 )
 _DISMISS = (
@@ -49,6 +50,7 @@ _SENSITIVE = (
     r"membership (?:id|numbers?)|phone numbers?|pin|bank details|credentials|api keys?|"
     r"tokens?|(?:full |home |postal |street )address(?:es)?|birth ?dates?|birthdays?|"
     r"(?:session|auth(?:entication)?|login) cookies?|one-time (?:codes?|passwords?)|otps?|"
+    r"(?:payment |credit |debit )?card details|"
     r"(?:verification|recovery|backup|2fa|mfa) codes?)"
     # A modifier of another noun is not the secret: "the password reset link", "PIN policy".
     r"(?!\s+(?:reset|recovery|change|policy|policies|manager|requirements?|rules|strength|"
@@ -241,7 +243,10 @@ RULES = [
         r"do|accept|waive)\s+(?:anything|everything|any|all)\b|\bno questions asked\b|"
         r"\b(?:is|are) (?:just |only |merely )?a formality\b|"
         r"\b(?:policy|rules|polic(?:y|ies)) or not\b|"
-        r"\bwhatever (?:they|he|she|the user|the customer) (?:wants?|asks? for)\b|"
+        r"\bwhatever (?:(?:compensation|refunds?|credits?|discounts?|amounts?|sums?|upgrades?|"
+        r"price|exceptions?|access|permissions?)\s+)?(?:they|he|she|the (?:user|customer|caller|"
+        r"client|guest))"
+        r" (?:wants?|asks? for|requests?|demands?|claims?)\b|"
         r"\btreat (?:every|all|any|each)\b[^.;!?\n]{0,40}\bas (?:refundable|eligible|approved|"
         r"verified|exempt|authori[sz]ed|paid|free)\b",
     ),
@@ -304,7 +309,7 @@ RULES = [
         r"\b(?:include|put|add|append|insert|read out|write|copy|attach|embed|echo|paste|"
         r"give|list|show|print|reveal|disclose|share|spell out|send|email|e-mail|mention|repeat|"
         r"recite|"
-        r"store|save|log|record|note down|keep|place|leave|publish|expose)\b"
+        r"store|save|log|record|note down|keep|place|leave|publish|expose|post|upload|forward)\b"
         rf"[^.;!?\n]{{0,60}}?\b{_SENSITIVE}\b",
     ),
     _rule("exfiltration", r"\bexfiltrat\w*"),

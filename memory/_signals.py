@@ -74,8 +74,13 @@ SIGNALS: list[Rule] = [
     ),
     _rule(
         "concealment",
-        r"\bkeep (?:this|it|that)(?: \w+)? (?:to yourself|secret|hidden|between us|off the record)"
+        r"\bkeep (?:this|it|that|the(?: real| true| actual)? (?:reason|truth|fact|details|problem|"
+        r"error|mistake|change|issue|exception|fee|override|charge))(?: [\w'’-]+){0,4}? "
+        r"(?:to yourself|secret|hidden|between us|"
+        r"off the record|from (?:the )?(?:user|customer|caller|client))"
         r"\b|\bwithout (?:telling|informing|letting) (?:the )?(?:user|customer|caller|them)\b|"
+        r"\bblame (?:it on )?(?:the system|a (?:glitch|bug)|a technical (?:issue|error|problem)|"
+        r"the bank|it|the computer)\b|"
         r"\b(?:secretly|covertly|quietly|surreptitiously)\b|\bbehind (?:the )?(?:user|customer)'s "
         r"back\b|\bwithout (?:the )?(?:user|customer|them) (?:knowing|noticing)\b",
     ),
