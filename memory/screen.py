@@ -52,7 +52,7 @@ from oncourse.memory._normalize import (
 )
 from oncourse.memory._registers import REGISTERS
 from oncourse.memory._secrets import luhn_valid, secrets_and_pii
-from oncourse.memory._semantic import semantic_findings, without_digests
+from oncourse.memory._semantic import semantic_findings
 from oncourse.memory._signals import SCRIPTS, SIGNALS
 from pydantic import BaseModel, Field
 
@@ -154,13 +154,12 @@ def named_tools(text: str) -> set[str]:
 
 
 def _meaning_reasons(text: str, embedder: Any) -> list[str]:
-    # Digests go first: the leetspeak view would turn their digits into letters.
-    seen = views(without_digests(text))
-    plain = seen[1] if len(seen) > 1 else seen[0]
+    # The raw text: the layer reads it as its probe was trained (`clauses`), cleaned and with
+    # numbers masked; the leetspeak view it once read scored worse under leave-one-batch-out.
     return [
         f"reads as a hostile instruction, nearest intent {f.intent} "
         f"(meaning layer, p={f.probability:.2f}): {f.sentence[:80]!r}"
-        for f in semantic_findings(plain, embedder)
+        for f in semantic_findings(text, embedder)
     ]
 
 
