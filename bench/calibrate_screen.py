@@ -15,11 +15,12 @@ a benign text as a benign example and, of a hostile text, the clause the previou
 highest as a hostile one (its other clauses may be ordinary company and teach nothing).
 
 Every training batch was written sealed and measured once as held out before it joined (figures
-in the README and the commit log); `sixth` is kept out, and batches written later (`eighth`, ...)
-are never read: they measure the layer. `--leave-one-batch-out` is the honest estimate for a batch
+in the README and the commit log); `sixth` and `eighth` (held out, figures in the README) are
+never trained on: they measure the layer. `--leave-one-batch-out` is the honest estimate for a batch
 nobody has seen: for each training batch, a probe trained (and its threshold chosen) on the other
 training batches only, and the figures on the one left out, for the probe alone and for the whole
-screen (pattern layers, then the probe); `sixth` is measured by the probe trained on all of them.
+screen (pattern layers, then the probe); `sixth` and `eighth` are measured by the probe trained on
+all of them.
 
     python bench/calibrate_screen.py [--corpus PATH] [--leave-one-batch-out] [--json]
 """
@@ -49,8 +50,8 @@ ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "data" / "screen_corpus.jsonl"
 OUT = ROOT / "data" / PROBE_FILE
 TRAINING_BATCHES = ("first", "second", "third", "fourth", "fifth", "seventh", "ninth")
-MEASURED_BATCHES = ("sixth",)
-"""Batches the probe never trains on (the pattern layers were not developed on `sixth` either)."""
+MEASURED_BATCHES = ("sixth", "eighth")
+"""Batches the probe never trains on (nor were the pattern layers developed on them)."""
 MAX_BENIGN_FLAGGED = 0.02
 C = 1.0
 MIL_ROUNDS = 2

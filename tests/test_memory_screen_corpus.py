@@ -27,7 +27,7 @@ def test_the_corpus_is_large_and_labelled(corpus):
     assert len(techniques) >= 10 and all(r["trigger"] and r["instruction"] for r in corpus)
 
 
-MEASURED_ONCE = {"sixth": (60 / 67, 0 / 47)}
+MEASURED_ONCE = {"sixth": (60 / 67, 0 / 47), "eighth": (113 / 124, 4 / 68)}
 """Batches written before the last change to the screen and measured after it, never tuned on:
 held to what was measured (recall, false-positive rate; with a lexical store, as here, the
 pattern layers only, see README), not to the targets the screen was developed against. `fifth`
@@ -42,7 +42,11 @@ it was held here at 62/82 and 6/54 (5/54 after the fix). `ninth` was written the
 (another author, other domains) and measured once (lexical 92/121 held, 7/81 flagged; MiniLM
 106/121, 14/81). Both were then used for development, the pattern layers generalised by technique
 on their misses and false positives, so they count toward the developed targets (>= 95% held,
-<= 5% flagged) with `first` to `fifth`; they are no longer held to their measured figures."""
+<= 5% flagged) with `first` to `fifth`; they are no longer held to their measured figures.
+`eighth` (124 hostile, 68 benign) was written sealed by a third author at the same time as `ninth`
+and measured once before that work (lexical 97/124 held, 6/68 flagged; MiniLM 105/124, 13/68) and
+once after it, unread in between (lexical 113/124, 4/68; MiniLM 116/124, 7/68): the held-out
+measure of that generalisation, held here at the lexical figure after."""
 
 
 @pytest.mark.parametrize("path", list(bench_screen.PATHS))
