@@ -329,8 +329,10 @@ def semantic_findings(text: str, embedder: Any = None) -> list[Finding]:
         embedder: the store's embedder; None or one without a probe: no findings.
     """
     key = embedder_key(embedder)
+    if key is None:
+        return []
     parts = clauses(text)
-    if key is None or not parts:
+    if not parts:
         return []
     probe = _load_probes()[key]
     vectors = np.asarray(embedder.embed(parts), dtype=np.float32)
