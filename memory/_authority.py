@@ -146,6 +146,10 @@ AUTHORITY: list[Rule] = [
         r"reports?)\s+(?:outranks|overrides|beats|trumps|takes precedence over|wins over|"
         r"prevails over|counts more than|is final|is law|goes)\b|"
         r"\b(?:are|is)\s+(?:always|automatically|implicitly|fully|unconditionally)\s+trusted\b|"
+        r"\b(?:accept|take|treat|count|regard)\s+(?:their|his|her|the (?:user|customer|caller|"
+        r"client|requester)'s)\s+(?:word|say-so|claim|statement|assurance)\s+as\s+(?:enough\s+|"
+        r"sufficient\s+|full\s+)?(?:proof|evidence|verification|confirmation|authori[sz]ation|"
+        r"approval|identification)\b|"
         r"\b(?:consider|treat|regard|deem|take)\s+(?:the\s+|their\s+|any\s+)?(?:[\w'’-]+\s+){0,3}?"
         r"(?:instructions|requests?|word|messages?|notes|statements?|claims?|wishes)\s+(?:as\s+)?"
         rf"{_SETTLED}|"
@@ -187,6 +191,19 @@ AUTHORITY: list[Rule] = [
         r"upgrades?|waivers?|withdrawals?)\s+(?:of|for|in)\s+any\s+(?:size|amount|value|sum)\b|"
         r"\bunlimited\s+(?:refunds?|credits?|discounts?|payouts?|compensation|withdrawals?)\b",
         unless=r"\b(?:needs?|requires?|must|only|approval|approved by|sign-?off)\b",
+    ),
+    # -- a source given a higher rank than the set-up
+    _rule(
+        "override",
+        r"\b(?:higher|greater|more|top|first|absolute|overriding)\s+(?:priority|precedence|"
+        r"weight|authority|rank|importance)\s+(?:than|over)\s+(?:(?:all|any|every|each)\s+)?"
+        r"(?:of\s+)?(?:your|the|its|our)?\s*(?:own\s+|original\s+|earlier\s+|previous\s+|prior\s+|"
+        rf"system\s+|standing\s+|built-in\s+)*(?:{_ORDERS}|{_SETTER}(?:'s)? (?:instructions|"
+        r"messages?))\b|"
+        rf"\b{_ORDERS}\s+(?:come|comes|rank|ranks|sit|sits)\s+(?:second|last|below|after|beneath)\b|"
+        r"\b(?:overrides?|outranks?|supersedes?|beats|trumps|wins over|prevails over)\s+"
+        r"(?:every|all|any|each)\s+(?:(?:earlier|previous|prior|other|older|existing|standing|"
+        rf"safety|system)\s+)*(?:{_ORDERS}|instruction|rule|order|directive|guideline)\b",
     ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""

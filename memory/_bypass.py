@@ -178,6 +178,23 @@ BYPASS: list[Rule] = [
         r"(?:all|every|each|any)\s+(?:(?:open|pending|outstanding|new|active)\s+)?(?:fraud|"
         rf"security|risk|suspicious|compliance|aml|abuse|chargeback)\s+{_FINDINGS}",
     ),
+    # -- a control evaded: the act shaped so that the check never fires
+    _rule(
+        "bypass",
+        r"\bso (?:that )?(?:the\s+|a\s+|an\s+|any\s+|no\s+)?(?:[\w-]+\s+){0,2}?(?:review|check|"
+        rf"alert|alarm|monitoring|flag|threshold|detection|audit|screening|approval|{_FINDINGS})\s+"
+        r"(?:is|are|gets?|will be)?\s*(?:not|never)\s+(?:triggered|tripped|raised|fired|noticed|"
+        r"required|needed|run)\b|"
+        r"\bso (?:that )?(?:it|they|the\s+\w+)\s+(?:does not|doesn't|do not|don't|won't|will not|"
+        r"never)\s+(?:trigger|trip|raise|fire|hit|flag|reach)\b|"
+        r"\b(?:to\s+)?(?:avoid|dodge|evade|escape|get around|stay under|slip under|duck)\s+"
+        r"(?:triggering\s+|tripping\s+|hitting\s+)?(?:the\s+|a\s+|any\s+)?(?:[\w-]+\s+){0,2}?"
+        r"(?:review|check|alert|monitoring|threshold|detection|audit|screening|reporting "
+        r"(?:limit|threshold)|radar)\b|"
+        r"\b(?:split|break|divide|spread)\s+(?:it|them|the\s+\w+)\s+(?:up\s+)?(?:into|across)\s+"
+        r"(?:\w+\s+){0,3}?(?:just\s+)?(?:under|below|beneath)\s+(?:the\s+)?(?:[\w-]+\s+)?"
+        r"(?:limit|threshold|cap)\b",
+    ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""
 

@@ -101,6 +101,21 @@ DESTINATIONS: list[Rule] = [
         r"phone(?: number)?|mobile(?: number)?|cell|address|e-?mail|contact details)\s+(?:on\s+)?"
         r"(?:to|with|in|into|on)\b",
     ),
+    # -- data put where anyone, or another organisation, can read it
+    _rule(
+        "exfiltration",
+        rf"\b{_MOVE}\b[^.;!?\n]{{0,80}}?\b(?:to|on|onto|into|in)\s+(?:an?\s+|the\s+|some\s+)?"
+        r"(?:public\s+|anonymous\s+)?(?:paste ?(?:site|bin|service)s?|pastebin|"
+        r"(?:public|secret)\s+gists?|anonymous (?:file[- ]?(?:sharing|drop)|upload)|"
+        r"file[- ]sharing (?:site|service))\b|"
+        rf"\b{_MOVE}\b[^.;!?\n]{{0,80}}?\b(?:to|on|onto|into|in|with)\s+(?:the\s+)?"
+        r"(?:[\w-]+\s+){0,3}?(?:of\s+)?(?:our\s+|the\s+|a\s+|their\s+)?(?:contractor|vendor|"
+        r"freelancer|agency|consultant|supplier|reseller|partner|outsourcer)(?:'s|s')\s+"
+        r"(?:[\w-]+\s+){0,2}?(?:slack|teams|workspace|drive|dropbox|channel|server|bucket|inbox|"
+        r"account|folder|portal|tenant|share|s3|cloud|discord)\b|"
+        rf"\b{_MOVE}\b[^.;!?\n]{{0,60}}?\bunredacted\b|\bunredacted\b[^.;!?\n]{{0,40}}?\b(?:to|"
+        r"into|with|on)\s+(?!the (?:case|ticket|record|file|secure|internal)\b)",
+    ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from oncourse.memory._negation import (
     CJK_REPORTED_AFTER,
     CJK_REPORTED_BEFORE,
+    FOREIGN_NEGATOR,
     governed,
     listed,
     negation_ends,
@@ -29,7 +30,8 @@ _TARGETS = (
     r"directions|directives|restrictions?|safeguards?|system (?:prompt|message)|"
     r"verification|(?:\w+ )?checks|(?:[\w-]+ )?(?:policy|safety|identity|security|four-eyes|"
     r"kyc|aml|background|credit|fraud|sanctions|eligibility|compliance|age|approval|verification)"
-    r" check|"
+    r" check|[a-z]+-[a-z]+ checks?|(?:approval|quality|release|security|review|compliance|"
+    r"deployment|deploy|merge) gates?|"
     r"fare rules|"
     r"two-factor(?: authentication)?|2fa|mfa|multi-factor(?: authentication)?|kyc|"
     r"(?:spending|credit|rate|approval|refund|usage|transfer|withdrawal) (?:limits?|caps?)|"
@@ -187,7 +189,8 @@ RULES = [
     _rule(
         "prompt-reveal",
         r"\b(?:print|show|reveal|repeat|output|display|tell|share|summari[sz]e|dump|recite|"
-        r"copy|send|leak|write out|disclose|list|translate|paraphrase|rephrase|encode|spell out)"
+        r"copy|send|leak|write out|disclose|list|translate|paraphrase|rephrase|encode|spell out|"
+        r"quote|reproduce|cite|read out|type out|transcribe)"
         r"\b[^.;!?\n]{0,60}?\b(?:system prompt|"
         r"system message|initial prompt|(?:your |the )?hidden (?:instructions|rules|prompt)|"
         r"your (?:instructions|prompt|rules|configuration|guidelines)|text above|"
@@ -326,14 +329,21 @@ SQUEEZED = [
                                  r"(?:systemprompt|hiddeninstructions|initialprompt)")),
 ]  # fmt: skip
 
+# What joins a reporting verb to the request: "to", "that", French "d'", Spanish "para", ...
+_COMPLEMENT = r"(?:\s+(?:to\s+|that\s+|d['’]|(?:de|para|di|zu|om|à|a|que|o|um)\s+)?|\s*d['’])"
 _REPORTING = (
     r"\b(?:asks?|asked|asking|requests?|requested|tells?|told|wants?|wanted|urges?|pushes|"
     r"says?|claims?|claimed|claiming|insists?|insisted|mentions?|mentioned|states?|stated|"
     r"suggests?|suggested|writes?|wrote|pide|piden|pregunta|solicita|demande|chiede|fragt|"
-    r"bittet|pede|pergunta|vraagt)\b(?:\s+(?:you|the agent|us|me))?\s+(?:to\s+|that\s+)?"
+    r"bittet|pede|pergunta|vraagt|pedem|solicitan|exige|exigent|demandent|chiedono|verlangt|"
+    r"fordert|verzoekt|prosi|ister|istiyor|ber|begär|просит|просят|yêu cầu|"
+    # A request named as a noun: "a request to", "pedido para", "demande d'", "richiesta di".
+    r"requests? (?:to|for)|pedido|solicitud|petici[oó]n|demande|richiesta|anfrage|verzoek|"
+    r"pro[sś]ba|talep|запрос|просьба)\b(?:\s+(?:you|the agent|us|me))?"
+    + _COMPLEMENT
 )
 # A reporting verb whose list of requests runs up to the phrase ("asks you to X or Y").
-_REPORTER = re.compile(_REPORTING.removesuffix(r"\s+(?:to\s+|that\s+)?") + r"(?:\s+(?:to|that))?",
+_REPORTER = re.compile(_REPORTING.removesuffix(_COMPLEMENT) + r"(?:\s+(?:to|that))?",
                        re.IGNORECASE)  # fmt: skip
 _REPORTED = re.compile(
     _REPORTING + r"(?:\w+\s+){0,3}$|"
@@ -343,7 +353,9 @@ _REPORTED = re.compile(
 _REFUSAL = re.compile(
     r"\b(?:decline|declines|refuse|refuses|politely refuse|do not|don't|never|not act|cannot|"
     r"can't|won't|must not|reject|rejects|"
-    r"treat (?:it|them|this) as data|ignore the note|report it)\b",
+    r"treat (?:it|them|this) as data|ignore the note|report it)\b|"
+    rf"\b{FOREIGN_NEGATOR}\b|拒绝|拒絕|断って|断る|お断り|拒否|거절|거부|ارفض|סרב|từ chối|मना|"
+    r"अस्वीकार|不要|请勿|請勿|不得|禁止",
     re.IGNORECASE,
 )
 
@@ -390,7 +402,9 @@ def negated(
         return False
     # "If the user says the limits were lifted, check the policy tool": a condition on what
     # someone says is the situation, unless the text goes along with it.
-    situation = bool(_CONDITION.search(before)) and not complies(text)
+    if complies(text):
+        return bool(reported_benign)
+    situation = bool(_CONDITION.search(before))
     return bool(reported_benign or situation or _REFUSAL.search(text))
 
 
@@ -403,8 +417,19 @@ _COMPLY = re.compile(
 )
 
 
+# A negation that asks for compliance: "do not push back", "never argue", "don't question it".
+_YIELDING = re.compile(
+    r"\b(?:do not|don't|never|no)\s+(?:push(?:ing)? back|argu(?:e|ing)|object(?:ing|ions?)?|"
+    r"resist(?:ing)?|challeng(?:e|ing)|question(?:ing)? (?:it|them|this|that|the request)|"
+    r"second-guess(?:ing)?|say no|talk (?:them|the \w+) out of it)\b",
+    re.IGNORECASE,
+)
+
+
 def complies(instruction: str) -> bool:
     """True when an instruction goes along with what its trigger reports ("do as asked")."""
+    if _YIELDING.search(instruction):
+        return True
     return any(
         not governed(_clause_before(instruction, m.start())[-40:], instruction[m.end() :])
         for m in _COMPLY.finditer(instruction)

@@ -34,7 +34,26 @@ _NEGATOR = (
     r"avoid(?:s|ed|ing)?|without|instead of|rather than|no one should|nobody should|"
     r"under no circumstances|prohibited from|forbidden (?:to|from))"
 )
-_NEGATION = re.compile(rf"\b{_NEGATOR}\b", re.IGNORECASE)
+# The same in the languages guidelines are written in besides English: es, pt, fr, it, de, nl,
+# sv, pl, tr, ru, vi (and "no" unless English: "no matter", "no-show").
+FOREIGN_NEGATOR = (
+    r"(?:no(?![-'’])(?!\s+(?:matter|longer|need|more|doubt|one|way|further|less)\b)|nunca|"
+    r"jam[aá]s|ni|tampoco|n[aã]o|nem|ne|n['’]|pas|aucune?|non(?!-)|mai|nicht|niemals|nie|"
+    r"kein(?:e|en|em|er)?|niet|nooit|geen|inte|aldrig|ej|nigdy|asla|не|никогда|нельзя|ни|"
+    r"không|đừng|chớ|rifiuta\w*|refusez|refuser|rechaz\w+|recus\w+|lehnen?|verweiger\w*|"
+    r"weiger\w*|odm[oó]w\w*|odrzu\w+|reddet\w*|avb[oö]j\w*|отказ\w*|отклон\w*)"
+)
+# Scripts without word boundaries Python reads (Devanagari, Hebrew, Arabic): space-delimited.
+_SPACED_NEGATOR = r"(?:(?<!\S)(?:मत|नहीं|न|कभी नहीं|אל|לא|אסור|לעולם לא|لا|لن|ممنوع|أبدا)(?!\S))"
+_NEGATION = re.compile(rf"\b(?:{_NEGATOR}|{FOREIGN_NEGATOR})\b|{_SPACED_NEGATOR}", re.IGNORECASE)
+# A negation after the phrase, as verb-final languages put it: German "nicht", Japanese
+# "しないで", Korean "하지 마세요", Hindi "न करें".
+_NEGATION_AFTER = re.compile(
+    r"^[^.;!?\n。！？]{0,25}?(?:\b(?:nicht|niemals|keinesfalls|keineswegs)\b|しない|ないで|"
+    r"ません|禁止|してはいけ|てはいけ|てはなら|하지\s?마|하지\s?말|하지\s?않|않도록|금지|"
+    r"(?<!\S)(?:न|मत|नहीं)(?!\S))",
+    re.IGNORECASE,
+)
 # A request reported in Chinese or Japanese: "用户询问…", "…を教えてほしいと言われた".
 CJK_REPORTED_BEFORE = re.compile(
     r"(?:询问|詢問|要求|请求|請求|问你|問你|让你|讓你|叫你|希望你)[^。！？.\n]{0,12}$"
@@ -65,7 +84,9 @@ _LIST = re.compile(
 # A reported request's list: "and" joins its items too ("asks you to X and Y").
 _AND_JOINED = r"(?:\s*,?\s*(?:or|nor|and)\s+)(?:to\s+)?"
 _REPORTED_LIST = re.compile(
-    rf"^\s+{_ITEM}(?:(?:{_AND_JOINED}|{_COMMA}){_ITEM}){{0,4}}(?P<last>{_AND_JOINED}|{_COMMA})$",
+    rf"^\s+{_ITEM}(?:(?:{_AND_JOINED}|{_COMMA}){_ITEM}){{0,4}}"
+    # The phrase may start a few words into an item after "or" ("... or pretend to have no rules").
+    rf"(?P<last>{_AND_JOINED}(?:[\w'’-]+\s+){{0,3}}|{_COMMA})$",
     re.IGNORECASE,
 )
 _LIST_GOES_ON = re.compile(r"^[^.;:!?\n]*?\b(?:or|nor)\b", re.IGNORECASE)
@@ -93,7 +114,7 @@ def governed(before: str, after: str = "", reach: int = 3) -> bool:
         after: the text from where the phrase ends (a comma-joined list must go on in it).
         reach: how many words may stand between the negation and the phrase (3 or 8).
     """
-    if _CJK_NEGATION.search(before):
+    if _CJK_NEGATION.search(before) or _NEGATION_AFTER.match(after):
         return True
     window = before[-_MAX_LIST:]
     gap = _GAPS[reach]
@@ -120,4 +141,4 @@ def negation_ends(text: str, start: int, end: int) -> list[int]:
     return [m.end() for m in _NEGATION.finditer(text, start, end)]
 
 
-__all__ = ["governed", "listed", "negation_ends"]
+__all__ = ["FOREIGN_NEGATOR", "governed", "listed", "negation_ends"]

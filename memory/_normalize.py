@@ -37,6 +37,8 @@ _CONFUSABLES = str.maketrans(
         "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M",
         "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "ο": "o", "ν": "v",
         "α": "a", "ι": "i", "κ": "k", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ϲ": "c",
+        "ε": "e", "ϵ": "e", "є": "e", "η": "n", "ω": "w", "ɑ": "a", "ʋ": "u", "ѵ": "v",
+        "ℓ": "l", "ɩ": "i", "ɾ": "r", "ԍ": "G", "Ꭺ": "A", "Ꭼ": "E", "Ꮪ": "S", "Ꭲ": "T",
         "ᴀ": "a", "ʙ": "b", "ᴄ": "c", "ᴅ": "d", "ᴇ": "e", "ꜰ": "f", "ɢ": "g", "ʜ": "h", "ɪ": "i",
         "ᴊ": "j", "ᴋ": "k", "ʟ": "l", "ᴍ": "m", "ɴ": "n", "ᴏ": "o", "ᴘ": "p", "ʀ": "r", "ꜱ": "s",
         "ᴛ": "t", "ᴜ": "u", "ᴠ": "v", "ᴡ": "w", "ʏ": "y", "ᴢ": "z",
@@ -93,8 +95,12 @@ def native(text: str) -> str:
 
 def _join_spelled(match: re.Match[str]) -> str:
     run = match.group(0)
-    # Two or more spaces inside a spelled run separate its words ("i g n o r e   a l l").
-    words = re.split(r"[ \t]{2,}", run) if re.search(r"[ \t]{2,}", run) else [run]
+    # Two or more spaces inside a spelled run separate its words ("i g n o r e   a l l"); so
+    # does one space where the letters are joined by signs ("S.K.I.P K.Y.C").
+    if re.search(r"[A-Za-z][-._*·|/+~]+[A-Za-z]", run):
+        words = re.split(r"[-._*·|/+~]*[ \t]+", run)
+    else:
+        words = re.split(r"[ \t]{2,}", run) if re.search(r"[ \t]{2,}", run) else [run]
     return " ".join(re.sub(r"[^A-Za-z]", "", w) for w in words)
 
 
@@ -130,6 +136,22 @@ def resegmented(text: str) -> str | None:
         changed = changed or split != words
         out.append(" ".join(split))
     return ". ".join(out) if changed else None
+
+
+def plausible_repair(words: set[str]) -> bool:
+    """False when a re-split left a short leftover no English text has ("ignore rla politique").
+
+    Re-splitting a language other than English into English words garbles it: "d'ignorer la"
+    comes out as "d ignore rla". A short word the re-split made must be a common one.
+    """
+    import wordninja
+
+    cost = wordninja.DEFAULT_LANGUAGE_MODEL._wordcost
+    return all(len(w) > 3 or cost.get(w, 99.0) < _COMMON_SHORT_WORD for w in words)
+
+
+_COMMON_SHORT_WORD = 11.0
+"""wordninja's cost (log of rank) below which a short word counts as common ("all" 6.5)."""
 
 
 def turned(text: str) -> list[str]:

@@ -29,7 +29,9 @@ ROLE_MAILBOXES = frozenset(
     "orders returns noreply no-reply".split()
 )
 _PASSWORD = re.compile(
-    r"\b(?:password|passwd|passphrase|passcode|pwd|pin|login)\b(?:\s+(?:is|was|=|:)|\s*[:=]|"
+    r"\b(?:password|passwd|passphrase|passcode|pwd|pin|login)\b"
+    r"(?:\s+(?:for|of|on)\s+(?:the\s+)?[\w .'’-]{1,30}?\s+(?:is|was|=|:))?"
+    r"(?:\s+(?:is|was|=|:)|\s*[:=]|"
     r"\s+[-—])?\s*['\"`]?(?P<value>[^\s'\"`,;]{6,})",
     re.IGNORECASE,
 )

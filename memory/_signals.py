@@ -81,7 +81,11 @@ SIGNALS: list[Rule] = [
         r"\b|\bwithout (?:telling|informing|letting) (?:the )?(?:user|customer|caller|them)\b|"
         r"\bblame (?:it on )?(?:the system|a (?:glitch|bug)|a technical (?:issue|error|problem)|"
         r"the bank|it|the computer)\b|"
-        r"\b(?:secretly|covertly|quietly|surreptitiously)\b|\bbehind (?:the )?(?:user|customer)'s "
+        r"\b(?:secretly|covertly|quietly|surreptitiously)\b|"
+        r"\btell (?:nobody|no one|no-one|noone)\b|\bkeep (?:it|this|that) quiet\b|"
+        r"\b(?:do not|don't|never)\s+(?:tell|inform|notify|let)\s+(?:the\s+)?(?:user|customer|"
+        r"caller|client|guest|patient|them|anyone|anybody)(?:\s+know)?(?:\s+(?:about\s+(?:it|this|"
+        r"that)|until\s+\w+))?\s*(?:[.;!]|$)|\bbehind (?:the )?(?:user|customer)'s "
         r"back\b|\bwithout (?:the )?(?:user|customer|them) (?:knowing|noticing)\b",
     ),
     _rule(

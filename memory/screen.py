@@ -45,6 +45,7 @@ from oncourse.memory._normalize import (
     clean,
     decoded,
     native,
+    plausible_repair,
     resegmented,
     squeezed,
     turned,
@@ -119,7 +120,8 @@ def _intent_reasons(text: str, depth: int, reported_benign: bool = False) -> lis
     repaired = resegmented(text)
     for intent, phrase in _read(repaired, reported_benign) if repaired else []:
         # Only a phrase with a repaired word: the rest was read above, quotes and all.
-        if set(re.findall(r"[a-z]+", phrase.lower())) - words:
+        repairs = set(re.findall(r"[a-z]+", phrase.lower())) - words
+        if repairs and plausible_repair(repairs):
             add(intent, phrase, " (words split apart)")
     for view in turned(text):
         for intent, phrase in _read(view, reported_benign):
