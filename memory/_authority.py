@@ -205,6 +205,27 @@ AUTHORITY: list[Rule] = [
         r"(?:every|all|any|each)\s+(?:(?:earlier|previous|prior|other|older|existing|standing|"
         rf"safety|system)\s+)*(?:{_ORDERS}|instruction|rule|order|directive|guideline)\b",
     ),
+    # -- payment details, or an office's decision, taken from a channel nobody checked
+    _rule(
+        "override",
+        r"\b(?:update|change|switch|replace|redirect|re-?route|amend|swap)\s+(?:the\s+)?"
+        r"(?:[\w'’-]+\s+){0,2}?(?:bank|banking|payment|payout|remittance|deposit|wire|iban|"
+        r"routing|beneficiary)\s+(?:details|information|info|numbers?|accounts?|instructions)\b"
+        r"[^.;!?\n]{0,80}?\b(?:in|from|per|given in|sent in|provided in|as (?:in|per))\s+"
+        r"(?:the\s+|their\s+|this\s+|that\s+|a\s+|an\s+)?(?:new\s+|latest\s+|recent\s+)?"
+        r"(?:e-?mail|message|chat|call|text|sms|whatsapp|note|ticket|letter|caller|request|"
+        r"attachment|invoice)\b|"
+        rf"\b(?:per|as per|on behalf of|at the request of|by order of|on the orders of|as "
+        r"instructed by|following (?:an?\s+|the\s+)?(?:e-?mail|message|call|request|note) from)\s+"
+        rf"(?:the\s+|our\s+|your\s+)?{_OFFICE}(?:'s|s')?\b[^.;!?\n]{{0,80}}?\b(?:skip|waive|"
+        r"bypass|override|ignore|disable|unlock|lift|remove|without (?:checking|verif\w*|approval|"
+        r"review|the)|no need|don't need|doesn't need|no longer|exempt)\b|"
+        rf"\b{_OFFICE}\s+(?:has\s+|have\s+)?(?:confirmed|said|decided|ruled|agreed|instructed|"
+        r"announced|clarified|determined|told (?:us|me|you))\s+(?:that\s+)?[^.;!?\n]{0,60}?"
+        r"\b(?:no longer|not|don't|doesn't|do not|does not|never)\s+(?:need|needs|require|requires|"
+        r"have to|has to)\s+(?:to\s+)?(?:be\s+)?(?:a\s+|an\s+|any\s+)?(?:verif\w*|check\w*|"
+        r"review\w*|approv\w*|screen\w*|sign-?off|authenticat\w*|audit\w*|kyc|id)\b",
+    ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""
 

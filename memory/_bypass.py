@@ -195,6 +195,62 @@ BYPASS: list[Rule] = [
         r"(?:\w+\s+){0,3}?(?:just\s+)?(?:under|below|beneath)\s+(?:the\s+)?(?:[\w-]+\s+)?"
         r"(?:limit|threshold|cap)\b",
     ),
+    # -- urgency standing in for the check
+    _rule(
+        "bypass",
+        r"\bno time (?:for|to)\s+(?:the\s+|a\s+|any\s+)?(?:[\w-]+\s+)?(?:checks?|verif\w*|"
+        r"call-?backs?|reviews?|approvals?|confirm\w*|sign-?offs?|paperwork|authenticat\w*|"
+        r"validat\w*|due diligence)\b|"
+        r"\b(?:can't|cannot|can not|won't|will not|don't|do not|doesn't|does not|shouldn't|"
+        r"should not|mustn't)\s+(?:afford to\s+)?wait\s+(?:for|on)\s+(?:the\s+|a\s+|any\s+)?"
+        r"(?:[\w-]+\s+)?(?:approvals?|reviews?|verification|call-?backs?|sign-?offs?|checks?|"
+        r"confirmation|paperwork|second approver|authori[sz]ation)\b|"
+        r"\b(?:approvals?|sign-?offs?|paperwork|verification|reviews?|documentation|"
+        r"authori[sz]ation|checks?)\s+(?:can|will|may|should)\s+(?:follow|come|catch up|be "
+        r"(?:done|added|sorted|filed|obtained|completed|handled))\s+(?:later|afterwards|after|"
+        r"retroactively|tomorrow|next week|after the fact)\b|"
+        r"\bretroactive(?:ly)?\s+(?:approv|sign|authori[sz]|review)\w*|"
+        r"\b(?:approv|sign|authori[sz]|review)\w*\s+(?:off\s+)?retroactively\b|"
+        r"\b(?:too urgent|so urgent|urgent enough)\s+(?:for|to)\s+(?:the\s+)?"
+        r"(?:usual\s+|normal\s+)?(?:checks?|verification|review|approval|process|procedure)\b",
+    ),
+    # -- a control removed as an improvement to the process
+    _rule(
+        "bypass",
+        r"\b(?:remove|drop|eliminate|retire|cut|strip out|get rid of|deprecate|phase out|"
+        r"stop requiring|no longer require|stop asking for|make optional|streamline away)\s+"
+        r"(?:the\s+|a\s+|any\s+|all\s+|that\s+|this\s+)?(?:[\w-]+\s+){0,2}?(?:verification|"
+        r"approval|review|consent|identity|id|authentication|two-factor|2fa|mfa|fraud|security|"
+        r"sign-?off|call-?back|kyc|aml|second[- ]approver|four-eyes|dual[- ]control|"
+        r"confirmation|compliance)\s+(?:steps?|checks?|prompts?|screens?|gates?|requirements?|"
+        r"process|calls?|stages?)\b|"
+        r"\b(?:verification|approval|review|consent|identity|authentication|sign-?off|call-?back|"
+        r"kyc|security|confirmation|compliance)\s+(?:step|check|stage|requirement|process|call|"
+        r"gate)s?\s+(?:is|are)\s+(?:now\s+)?(?:redundant|unnecessary|pointless|a bottleneck|"
+        r"just friction|overkill|obsolete|optional|a waste of time)\b|"
+        r"\bmake\s+(?:the\s+)?(?:[\w-]+\s+)?(?:verification|approval|review|2fa|mfa|two-factor|"
+        r"identity check|consent|sign-?off)\s+(?:step\s+|check\s+)?optional\b",
+    ),
+    # -- the controls of code delivery switched off
+    _rule(
+        "bypass",
+        r"\b(?:curl|wget)\b[^|\n]{0,160}\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|"
+        r"(?<![\w-])(?:--no-verify|--insecure|--trusted-host|--allow-unauthenticated|"
+        r"--no-gpg-check|--nogpgcheck|--skip-signature\w*|--disable-signature\w*|"
+        r"--no-check-certificate|--ignore-certificate-errors)\b|"
+        r"\bverify\s*=\s*false\b|\bGIT_SSL_NO_VERIFY\b|\bStrictHostKeyChecking[= ]no\b|"
+        r"\bsslverify\s*=?\s*false\b|\bNODE_TLS_REJECT_UNAUTHORIZED\s*=\s*0\b|"
+        r"\bforce[- ]?push(?:ing)?\b[^.;!?\n]{0,30}?\b(?:main|master|prod|production|release)\b|"
+        r"\bpush\s+(?:-f|--force)\b[^.;\n]{0,30}?\b(?:main|master|prod|production)\b|"
+        r"\b(?:disable|turn off|remove|bypass|skip|lift|switch off)\s+(?:the\s+)?(?:branch "
+        r"protection|required (?:reviews?|approvals?|status checks)|code ?owners? reviews?|"
+        r"signature (?:checks?|verification)|certificate (?:checks?|verification|validation)|"
+        r"(?:tls|ssl) (?:verification|checks?)|pre-commit hooks?|commit hooks?|ci checks?|"
+        r"status checks)\b|"
+        r"\bchmod\s+(?:-R\s+)?777\b|"
+        r"\b(?:add|append|write|copy|insert|put)\b[^.;\n]{0,60}\bauthorized_keys\b",
+        unless=r"\b(?:ask|approval|approved by|permission|only (?:after|with|when|if))\b",
+    ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""
 

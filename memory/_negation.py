@@ -39,7 +39,7 @@ _NEGATOR = (
 FOREIGN_NEGATOR = (
     r"(?:no(?![-'’])(?!\s+(?:matter|longer|need|more|doubt|one|way|further|less)\b)|nunca|"
     r"jam[aá]s|ni|tampoco|n[aã]o|nem|ne|n['’]|pas|aucune?|non(?!-)|mai|nicht|niemals|nie|"
-    r"kein(?:e|en|em|er)?|niet|nooit|geen|inte|aldrig|ej|nigdy|asla|не|никогда|нельзя|ни|"
+    r"kein(?:e|en|em|er)?|niet|nooit|geen|inte|aldrig|ej|nigdy|asla|jangan|tidak|bukan|не|никогда|нельзя|ни|"
     r"không|đừng|chớ|rifiuta\w*|refusez|refuser|rechaz\w+|recus\w+|lehnen?|verweiger\w*|"
     r"weiger\w*|odm[oó]w\w*|odrzu\w+|reddet\w*|avb[oö]j\w*|отказ\w*|отклон\w*)"
 )
@@ -50,7 +50,7 @@ _NEGATION = re.compile(rf"\b(?:{_NEGATOR}|{FOREIGN_NEGATOR})\b|{_SPACED_NEGATOR}
 # "しないで", Korean "하지 마세요", Hindi "न करें".
 _NEGATION_AFTER = re.compile(
     r"^[^.;!?\n。！？]{0,25}?(?:\b(?:nicht|niemals|keinesfalls|keineswegs)\b|しない|ないで|"
-    r"ません|禁止|してはいけ|てはいけ|てはなら|하지\s?마|하지\s?말|하지\s?않|않도록|금지|"
+    r"ません|禁止|してはいけ|てはいけ|てはなら|지\s?마|지\s?말|지\s?않|않도록|금지|"
     r"(?<!\S)(?:न|मत|नहीं)(?!\S))",
     re.IGNORECASE,
 )

@@ -51,7 +51,13 @@ _FOREIGN_DISMISS = (
     r"(?:ignora|ignore[sz]?|ignorar|ignoriere|ignorieren|ignoriert|olvida|olvide|olvidar|"
     r"oublie|oubliez|oublier|vergiss|vergesst|vergessen|dimentica|dimenticate|esque[cç]a|"
     r"esquecer|negeer|negeren|vergeet|salta|saltate|omite|omitir|contourne[rz]?|umgehe|"
-    r"desconsidera|desconsidere|ignorate)"
+    r"desconsidera|desconsidere|ignorate|"
+    # pl, tr, sv, cs, ro, id, vi (Turkish dotless i is read as i by the cleaning)
+    r"zignoruj\w*|ignoruj\w*|pomi[nń]\w*|zapomnij\w*|omi[nń]|yoksay\w*|g[oö]rmezden gel\w*|"
+    r"ignorera|strunta i|gl[oö]m|hoppa [oö]ver|kringg[aå]|zapome[nň]\w*|p[rř]esko[cč]\w*|"
+    r"ignor[aă]|uit[aă]|abaikan|lupakan|lewati|b[oỏ] qua|ph[oớ]t l[oờ]|qu[eê]n|"
+    r"omita|omitan|salte|s[aá]ltate|s[aá]ltese|pule|pular|sautez|sauter|passez outre|"
+    r"[uü]berspring\w*|bypassa|aggira|omzeil\w*)"
 )
 _FOREIGN_TARGETS = (
     r"(?:instrucciones|instru[cç][oõ]es|instructions|anweisungen|istruzioni|instructies|"
@@ -59,7 +65,12 @@ _FOREIGN_TARGETS = (
     r"diretrizes|direttive|pol[ií]ticas?|politique|vorgaben|indicaciones|indicazioni|"
     r"consignes|normas|norme|voorschriften|prompt|verifica|verificaci[oó]n|v[eé]rification|"
     r"verifica[cç][aã]o|[uü]berpr[uü]fung|pr[uü]fung|controllo|controle|contr[oô]le|kontrolle|"
-    r"comprobaci[oó]n|identit[aà]|identit[aä]t|identidad|identit[eé])"
+    r"comprobaci[oó]n|identit[aà]|identit[aä]t|identidad|identit[eé]|"
+    r"instrukcj\w*|zasad\w*|regu[łl]\w*|weryfikacj\w*|polityk\w*|talimat\w*|kural\w*|"
+    r"do[gğ]rulam\w*|politika\w*|instruktion\w*|regl\w*|verifiering\w*|kontroll\w*|"
+    r"pokyn\w*|pravidl\w*|ov[eě][rř]en\w*|instruc[tț]iuni\w*|reguli\w*|verificar\w*|"
+    r"instruksi|aturan|verifikasi|kebijakan|h[uư][oớ]ng d[aẫ]n|quy t[aắ]c|x[aá]c minh|"
+    r"ch[ií]nh s[aá]ch|ki[eể]m tra|verificatie\w*|controle\w*|v[eé]rifications?)"
 )
 
 SIGNALS: list[Rule] = [
@@ -138,6 +149,15 @@ SIGNALS: list[Rule] = [
         r"credentials|data)\b",
     ),
     _rule("override", rf"\b{_FOREIGN_DISMISS}\b[^.;!?\n]{{0,40}}?\b{_FOREIGN_TARGETS}\b"),
+    # Verb after its object (Turkish, Hindi word order) or split around it (Dutch "sla ... over").
+    _rule(
+        "override",
+        rf"\b{_FOREIGN_TARGETS}[^.;!?\n]{{0,25}}?\b(?:atla|atlay[iı]n|yoksay\w*|"
+        r"g[oö]rmezden gel\w*|unut|unutun|bo[sş]ver)\b|"
+        r"\bsla\b(?:(?!\b(?:niet|nooit)\b)[^.;!?\n]){0,30}?\b"
+        + _FOREIGN_TARGETS
+        + r"\b(?:(?!\b(?:niet|nooit)\b)[^.;!?\n]){0,15}?\bover\b",
+    ),
     _rule(
         "prompt-reveal",
         r"\b(?:prompt (?:de|di|do|du) (?:sistema|syst[eè]me)|systemprompt|systeemprompt|"
@@ -157,7 +177,20 @@ SCRIPTS: list[Rule] = [
         r"(?:指令|指示|说明|规则|提示|政策|限制|ルール|命令|規則|ポリシー)|"
         r"(?:指示|ルール|命令|規則|ポリシー|指令|规则)[^。！？.\n]{0,8}?(?:無視|忘れ)|"
         r"(?:지시|규칙|명령|정책|지침)\S*\s*(?:\S+\s+){0,2}?(?:무시|잊어)|"
-        r"تجاهل[^.!?\n]{0,30}?(?:التعليمات|القواعد|الإرشادات|السياسة)",
+        r"(?:تجاهل|انس|تخط|تجاوز)[^.!?\n]{0,30}?(?:التعليمات|القواعد|الإرشادات|السياسة|التحقق)|"
+        # ru, uk: skipping the check
+        r"(?:пропусти|обойди|пропуст|ігнор|проігнор|забудь|обійди)\w*[^.!?\n]{0,40}?"
+        r"(?:проверк|верификац|інструкц|правил|перевірк|політик)|"
+        # hi, he: either word order
+        r"(?:अनदेखा|नज़रअंदाज़|नजरअंदाज|भूल\s*जा|छोड़|छोड)[^।.!?\n]{0,30}?(?:निर्देश|नियम|सत्यापन|नीति|जांच|जाँच)|"
+        r"(?:निर्देश|नियम|सत्यापन|नीति|जांच|जाँच)[^।.!?\n]{0,30}?(?:अनदेखा|नज़रअंदाज़|नजरअंदाज|भूल|छोड़|छोड)|"
+        r"(?:התעלם|התעלמי|התעלמו|שכח|שכחי|דלג|דלגי|עקוף|עקפי)[^.!?\n]{0,30}?"
+        r"(?:הוראות|כללים|כללי|אימות|מדיניות|בדיק)|"
+        # zh, ja, ko: the check skipped
+        r"(?:跳过|省略|绕过|繞過|跳過|无需|無需|免去)[^。！？.\n]{0,10}?(?:验证|驗證|核实|核實|审核|審核|审批|"
+        r"检查|檢查|确认|確認)|"
+        r"(?:確認|認証|検証|チェック|審査|承認)[^。！？.\n]{0,8}?(?:スキップ|飛ばし|省略|無視|不要)|"
+        r"(?:인증|확인|검증|심사|승인)\S*\s*(?:\S+\s+){0,2}?(?:건너뛰|생략|무시)",
     ),
     _rule(
         "prompt-reveal",
