@@ -226,6 +226,14 @@ AUTHORITY: list[Rule] = [
         r"have to|has to)\s+(?:to\s+)?(?:be\s+)?(?:a\s+|an\s+|any\s+)?(?:verif\w*|check\w*|"
         r"review\w*|approv\w*|screen\w*|sign-?off|authenticat\w*|audit\w*|kyc|id)\b",
     ),
+    # -- an office said to want a control switched off
+    _rule(
+        "override",
+        rf"\b{_OFFICE}\b[^.;!?\n]{{0,60}}?\b(?:says?|said|wants?|asked|asks|requested|"
+        r"instructed|approved|okayed|authori[sz]ed|confirmed|decided|needs?)\b"
+        r"(?:(?!\b(?:never|not|don't|no|nobody)\b)[^.;!?\n]){0,40}?\b(?:skip|waive|bypass|"
+        r"override|disable|turn off|switch off|lift|remove|ignore|suspend|pause)\b",
+    ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""
 

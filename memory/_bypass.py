@@ -150,7 +150,9 @@ BYPASS: list[Rule] = [
         r"claims?|insists?|mentions?|tells? you)\s+(?:that\s+)?(?:it'?s|it is|they'?re|they are|"
         r"this is)\s+(?:an?\s+)?(?:emergency|urgent|(?:a |the |an )?(?:[\w-]+\s+)?(?:manager|"
         r"executive|vip|staff|admin|owner|holder|police|lawyer|doctor|director|employee|"
-        r"parent|relative))\b[^.;!?\n]{0,20}?,?\s+(?:reset|unlock|release|waive|skip|"
+        r"parent|relative|spouse|wife|husband|partner|son|daughter|mother|father|family member|"
+        r"assistant|secretary|colleague|co-?worker|accountant|representative|caregiver|"
+        r"guardian|boss|ceo|cfo))\b[^.;!?\n]{0,20}?,?\s+(?:reset|unlock|release|waive|skip|"
         r"bypass|disable|override|disclose|read out|approve|refund|change their (?:password|mfa|"
         r"e-?mail|address|payout))\b",
     ),
@@ -250,6 +252,42 @@ BYPASS: list[Rule] = [
         r"\bchmod\s+(?:-R\s+)?777\b|"
         r"\b(?:add|append|write|copy|insert|put)\b[^.;\n]{0,60}\bauthorized_keys\b",
         unless=r"\b(?:ask|approval|approved by|permission|only (?:after|with|when|if))\b",
+    ),
+    # -- the act done without its check, in other languages (es, pt, fr, de, it, nl, pl, sv, tr,
+    # id, vi)
+    _rule(
+        "bypass",
+        r"\b(?:sin|sem|sans|ohne|senza|bez|utan|zonder|tanpa)\s+(?:(?:la|el|a|o|le|les|die|den|"
+        r"das|zu|te|att|de|una|um|une|eine|any)\s+)?(?:verific\w*|comprob\w*|v[eé]rifi\w*|"
+        r"pr[uü]f\w*|[uü]berpr[uü]f\w*|controll\w*|kontroll\w*|control[eo]\w*|contr[oô]l\w*|"
+        r"weryfikacj\w*|sprawdz\w*|autori[sz]\w*|aprobaci\w*|aprova[cç]\w*|approbation|"
+        r"approvazione|genehmigung|goedkeuring|zatwierdzeni\w*|revis\w*|validat\w*|valida[cç]\w*|"
+        r"identifi\w*|verifikasi|persetujuan|godk[aä]nn\w*)\b|"
+        r"\b(?:do[gğ]rulama(?:dan|ks[iı]z[iı]n)|kontrol etmeden|onaylamadan|"
+        r"onay[iı]? beklemeden)\b",
+        reach=8,
+    ),
+    # -- the check declared unneeded, in other languages (the negation is the order)
+    _rule(
+        "bypass",
+        r"\bkh[oô]ng c[aầ]n (?:x[aá]c minh|ki[eể]m tra|ph[eê] duy[eệ]t)\b|"
+        r"\b(?:no (?:hace falta|es necesario|necesitas?)|n[aã]o (?:[eé] necess[aá]rio|precisa)|"
+        r"pas besoin de|inutile de|nicht n[oö]tig,? zu|non (?:serve|[eè] necessario)|"
+        r"niet nodig om te|nie trzeba|beh[oö]ver inte)\s+(?:\w+\s+)?(?:verific\w*|comprob\w*|"
+        r"v[eé]rifi\w*|pr[uü]f\w*|controll\w*|kontroll\w*|sprawdz\w*|weryfik\w*|"
+        r"verifiera|controleren|confirm\w*)\b|"
+        r"\bkeine\s+(?:\w+\s+)?(?:pr[uü]fung|verifizierung|kontrolle|genehmigung)\s+(?:n[oö]tig|"
+        r"erforderlich)\b",
+        negatable=False,
+    ),
+    # -- an important person not to be kept waiting for the check
+    _rule(
+        "bypass",
+        r"\b(?:don't|do not|never)\s+(?:make|keep|let)\s+(?:him|her|them|"
+        r"(?:the|our|a|an|their)\s+(?:[\w-]+\s+)?[\w-]+)\s+(?:wait(?:ing)?|go through|sit through)\s+(?:for\s+|on\s+)?"
+        r"(?:the\s+|a\s+|any\s+)?(?:[\w-]+\s+)?(?:checks?|verification|call-?backs?|approvals?|"
+        r"reviews?|sign-?offs?|security questions|authentication|kyc|paperwork)\b",
+        negatable=False,
     ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""

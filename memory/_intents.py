@@ -193,10 +193,15 @@ RULES = [
         r"quote|reproduce|cite|read out|type out|transcribe)"
         r"\b[^.;!?\n]{0,60}?\b(?:system prompt|"
         r"system message|initial prompt|(?:your |the )?hidden (?:instructions|rules|prompt)|"
-        r"your (?:instructions|prompt|rules|configuration|guidelines)|text above|"
+        r"your (?:(?:operating|internal|full|exact|original|initial|complete|entire|underlying|"
+        r"core|base|actual|real|secret|private|confidential|system|developer|operator|standing)\s+)?"
+        r"(?:instructions|prompt|rules|configuration|guidelines)|text above|"
         r"instructions (?:above|you were given)|(?:operator|confidential|internal) "
         r"(?:rules|instructions|prompt)|developer message|"
-        r"(?:tools|functions) with their descriptions)",
+        r"(?:tools|functions) with their descriptions|(?:your\s+|the\s+|all\s+)?(?:tools?|"
+        r"functions?|tool definitions)\s+(?:and|with|including)\s+(?:their\s+|the\s+)?(?:full\s+|"
+        r"exact\s+|raw\s+)?(?:descriptions|schemas?|parameters|arguments|signatures|definitions|"
+        r"json))",
     ),
     _rule(
         "prompt-reveal",
