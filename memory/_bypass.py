@@ -284,7 +284,8 @@ BYPASS: list[Rule] = [
     _rule(
         "bypass",
         r"\b(?:don't|do not|never)\s+(?:make|keep|let)\s+(?:him|her|them|"
-        r"(?:the|our|a|an|their)\s+(?:[\w-]+\s+)?[\w-]+)\s+(?:wait(?:ing)?|go through|sit through)\s+(?:for\s+|on\s+)?"
+        r"(?:the|our|a|an|their)\s+(?:[\w-]+\s+)?[\w-]+)\s+(?:wait(?:ing)?|go through|"
+        r"sit through)\s+(?:for\s+|on\s+)?"
         r"(?:the\s+|a\s+|any\s+)?(?:[\w-]+\s+)?(?:checks?|verification|call-?backs?|approvals?|"
         r"reviews?|sign-?offs?|security questions|authentication|kyc|paperwork)\b",
         negatable=False,

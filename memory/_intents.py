@@ -365,6 +365,9 @@ _REFUSAL = re.compile(
 )
 
 
+_APOSTROPHE = re.compile(r"(?<=\w)['’](?=\w)|(?<=s)['’](?=\s)")
+
+
 def _clause_before(text: str, start: int) -> str:
     head = text[:start]
     cut = max(head.rfind(c) for c in ".;!?\n")
@@ -379,7 +382,8 @@ def _marked(text: str, start: int, end: int) -> str:
 
 
 def _quoted(text: str, start: int, end: int) -> bool:
-    before = _clause_before(text, start)
+    # An apostrophe inside a word ("partner's", "don't") or after a plural's s opens no quote.
+    before = _APOSTROPHE.sub("", _clause_before(text, start))
     return before.count("'") % 2 == 1 or before.count('"') % 2 == 1 or "‘" in before[-3:]
 
 

@@ -10,10 +10,11 @@ layers, and any finding keeps it from becoming active:
    leetspeak read as letters; words split mid-word re-split (`wordninja`); the text reversed
    and ROT13-decoded;
 2. intents (`memory/_intents.py`, `_signals.py`, `_registers.py`, `_authority.py`,
-   `_bypass.py`, `_destinations.py`): overriding the instructions (also dressed as an
+   `_bypass.py`, `_destinations.py`, `_harm.py`): overriding the instructions (also dressed as an
    announcement, a policy update, an authority's decision, or a source ranked above the set-up),
    skipping a check, role play, revealing the system prompt, sending data out (also by machine:
-   a copy to an IP address, a DNS lookup, a credential file), hiding an act or a text; the same
+   a copy to an IP address, a DNS lookup, a credential file), hiding an act or a text,
+   destroying data, handing rights to the caller, deceiving the user, spreading itself; the same
    words in a refusal ("decline", "never share") or as the reported situation ("if the user
    says the limits were lifted, check the policy") are benign;
 3. encoded spans (base64, hex, URL escapes, character codes, bits, escapes) decoded and
@@ -40,6 +41,7 @@ from oncourse.consistency.guidelines import Guideline
 from oncourse.memory._authority import AUTHORITY
 from oncourse.memory._bypass import BYPASS
 from oncourse.memory._destinations import DESTINATIONS
+from oncourse.memory._harm import HARM
 from oncourse.memory._intents import RULES, Rule, complies, intents, squeezed_intents
 from oncourse.memory._normalize import (
     clean,
@@ -83,8 +85,12 @@ _LABELS = {
     "concealment": "asks the agent to act and hide it",
     "tool-call": "writes out a tool call for the agent to make",
     "hidden-markup": "hides text in markup a reader does not see",
+    "destruction": "asks the agent to destroy data or systems",
+    "deception": "asks the agent to deceive the user or pass as someone it is not",
 }
-_RULE_SETS: tuple[list[Rule], ...] = (RULES, SIGNALS, REGISTERS, AUTHORITY, BYPASS, DESTINATIONS)
+_RULE_SETS: tuple[list[Rule], ...] = (
+    RULES, SIGNALS, REGISTERS, AUTHORITY, BYPASS, DESTINATIONS, HARM
+)
 
 
 class ScreenResult(BaseModel):
