@@ -68,7 +68,8 @@ AUTHORITY: list[Rule] = [
         r"them|him|her)\s+as\s+(?:your|its|the|an?)\s+(?:\w+\s+)?(?:administrator|admin|operator|"
         r"developer|supervisor|boss|root user|superuser|creator)\b|"
         r"\b(?:same|equal|equivalent|identical)\s+(?:standing|authority|weight|force|status|"
-        r"priority|rank|precedence)\s+(?:as|to)\s+(?:your|the|an?|this|these|my)\s+(?:\w+(?:'s)?\s+){0,2}?"
+        r"priority|rank|precedence)\s+(?:as|to)\s+(?:your|the|an?|this|these|"
+        r"my)\s+(?:\w+(?:'s)?\s+){0,2}?"
         rf"(?:{_SETTER}|{_ORDERS})\b|"
         r"\bas you would (?:an?|the)\s+(?:\w+\s+)?(?:directive|instruction|order|command)s?\s+"
         rf"from\s+(?:your|the)\s+{_SETTER}\b|"
@@ -133,7 +134,8 @@ AUTHORITY: list[Rule] = [
     # -- the user's word settles the facts
     _rule(
         "override",
-        r"\b(?:the\s+|their\s+)?(?:customer|user|caller|requester|client|guest)(?:'s|s')?\s+(?:own\s+)?"
+        r"\b(?:the\s+|their\s+)?(?:customer|user|caller|requester|client|guest)(?:'s|"
+        r"s')?\s+(?:own\s+)?"
         r"(?:word|say|statement|claims?|wishes|instructions)\s+(?:is|are|becomes?)\s+"
         rf"{_SETTLED}|"
         r"\b[\w-]+(?:'s|s')\s+(?:own\s+)?(?:account|version) of events\s+(?:is|are|becomes?)\s+"
@@ -200,7 +202,8 @@ AUTHORITY: list[Rule] = [
         r"(?:of\s+)?(?:your|the|its|our)?\s*(?:own\s+|original\s+|earlier\s+|previous\s+|prior\s+|"
         rf"system\s+|standing\s+|built-in\s+)*(?:{_ORDERS}|{_SETTER}(?:'s)? (?:instructions|"
         r"messages?))\b|"
-        rf"\b{_ORDERS}\s+(?:come|comes|rank|ranks|sit|sits)\s+(?:second|last|below|after|beneath)\b|"
+        rf"\b{_ORDERS}\s+(?:come|comes|rank|ranks|sit|sits)\s+(?:second|last|below|after|"
+        rf"beneath)\b|"
         r"\b(?:overrides?|outranks?|supersedes?|beats|trumps|wins over|prevails over)\s+"
         r"(?:every|all|any|each)\s+(?:(?:earlier|previous|prior|other|older|existing|standing|"
         rf"safety|system)\s+)*(?:{_ORDERS}|instruction|rule|order|directive|guideline)\b",
@@ -233,6 +236,24 @@ AUTHORITY: list[Rule] = [
         r"instructed|approved|okayed|authori[sz]ed|confirmed|decided|needs?)\b"
         r"(?:(?!\b(?:never|not|don't|no|nobody)\b)[^.;!?\n]){0,40}?\b(?:skip|waive|bypass|"
         r"override|disable|turn off|switch off|lift|remove|ignore|suspend|pause)\b",
+    ),
+    # -- a limit said to be lifted by an office; orders to be done without question
+    _rule(
+        "override",
+        rf"\b{_OFFICE}\s+(?:has\s+|have\s+)?(?:lifted|raised|removed|suspended|waived|scrapped|"
+        r"dropped|paused|relaxed|switched off|turned off)\s+(?:the\s+)?(?:[\w-]+\s+)?(?:cap|"
+        r"limit|threshold|ceiling|checks?|review|requirement|hold|freeze|verification|"
+        r"approval)s?\b|"
+        r"\b(?:do|done|follow(?:ed)?|obey(?:ed)?|execute[ds]?|compl(?:y|ied)|carr(?:y|ied) out|"
+        r"act(?:ed)? on|process(?:ed)?|approve[ds]?)\b[^.;!?\n]{0,30}?\b(?:without (?:any )?"
+        r"(?:question|questioning|hesitation|pushback|objection|second-guessing)|unquestioningly|"
+        r"blindly)\b|"
+        r"\b(?:grant|give|approve|issue|offer|allow)\s+(?:them\s+|the \w+\s+)?any\s+(?:refund|"
+        r"credit|discount|amount|compensation|exception|upgrade|waiver|sum|price|limit)s?\s+"
+        r"(?:that\s+)?(?:they|the (?:user|customer|caller|client|guest)|he|she)\s+(?:names?|asks? "
+        r"for|requests?|wants?|chooses?|mentions?|demands?|suggests?)\b|"
+        r"\b(?:give|grant|offer|do)\s+(?:them|the (?:user|customer|caller|client|guest)|him|her)\s+"
+        r"(?:exactly\s+)?what(?:ever)?\s+(?:they|he|she)\s+(?:wants?|asks? for|demands?)\b",
     ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""

@@ -43,7 +43,9 @@ _CHECK_NOUN = (
 _IDENTIFIERS = (
     r"(?:ids?|identity|identification|proof of \w+|verification|reference(?: numbers?| codes?)?|"
     r"last names?|surnames?|security questions?|authori[sz]ation|ownership|who they are|"
-    r"account holder)"
+    r"account holder|order (?:numbers?|ids?)|booking (?:codes?|references?)|account numbers?|"
+    r"dates? of birth|post ?codes?|zip codes?|security (?:codes?|answers?)|one-time codes?|"
+    r"passcodes?)"
 )
 _ANYONE = (
     r"(?:(?:whoever|whomever|anyone who|anybody who|anyone that|any caller who)\s+(?:asks|requests|"
@@ -85,7 +87,8 @@ BYPASS: list[Rule] = [
         r"\bno need (?:to|for)\s+(?:an?\s+|any\s+)?(?:check|verify|verification|review|approval|"
         r"look (?:anything |it |them )?up|validate|authenticate|consult|compare|vet|screen)\b|"
         r"\b(?:ids?|identification|verification|checks?|reviews?|approvals?|sign-?offs?|"
-        r"authentication)\s+(?:is|are)\s+(?:not|no longer|never)\s+"
+        r"authentication)\s+(?:(?:is|are)\s+(?:not|no longer|never)|isn't|aren't)\s+"
+        r"(?:really\s+|strictly\s+)?"
         r"(?:needed|required|necessary)\b|"
         r"\b(?:checks?|verification|reviews?|approvals?|sign-?offs?|authentication|id checks?|"
         r"identity checks?|kyc|screening|vetting)\s+(?:can|may|could|should)\s+(?:safely\s+|"
@@ -129,7 +132,8 @@ BYPASS: list[Rule] = [
     _rule(
         "bypass",
         r"\b(?:turn(?:ing)? off|switch(?:ing)? off|disabl(?:e|ing)|stop(?:ping)?|paus(?:e|ing)|"
-        r"delet(?:e|ing)|wip(?:e|ing)|purg(?:e|ing)|suppress(?:ing)?|bypass(?:ing)?|skip(?:ping)?)\s+"
+        r"delet(?:e|ing)|wip(?:e|ing)|purg(?:e|ing)|suppress(?:ing)?|bypass(?:ing)?|"
+        r"skip(?:ping)?)\s+"
         r"(?:the\s+|all\s+|any\s+)?(?:[\w-]+\s+)?(?:audit (?:logs?|trails?|logging|entries)|"
         r"access logs?|activity logs?|security (?:logs?|alerts|monitoring)|fraud (?:detection|"
         r"monitoring|checks|screening)|transaction monitoring)\b",
@@ -289,6 +293,55 @@ BYPASS: list[Rule] = [
         r"(?:the\s+|a\s+|any\s+)?(?:[\w-]+\s+)?(?:checks?|verification|call-?backs?|approvals?|"
         r"reviews?|sign-?offs?|security questions|authentication|kyc|paperwork)\b",
         negatable=False,
+    ),
+    # -- the check taken as done by someone else, or assumed passed
+    _rule(
+        "bypass",
+        r"\balready\s+(?:been\s+)?(?:verified|authenticated|approved|cleared|checked|vetted|"
+        r"screened)\s+(?:by\s+(?:another|the other|a different|some other|the)\s+(?:[\w-]+\s+)?"
+        r"(?:department|team|agent|system|colleague|desk|branch|bank|partner|ivr|bot|channel)|"
+        r"by\s+(?:the\s+)?(?:ivr|phone system|front desk|chatbot)|elsewhere|upstream|offline)\b|"
+        r"\bpre-?(?:verified|authenticated|authori[sz]ed|screened|cleared)\b|"
+        r"\b(?:assume|treat|consider|regard|deem|accept)\s+(?:[\w'’-]+\s+){0,5}?(?:as\s+|to be\s+|"
+        r"is\s+|are\s+)(?:already\s+)?(?:an?\s+)?(?:verified|valid|authori[sz]ed|authenticated|"
+        r"genuine|"
+        r"legitimate|approved|eligible|cleared|(?:the\s+)?(?:verified\s+)?account (?:owner|"
+        r"holder)s?"
+        r"|the (?:card|account) ?holder)\b",
+        unless=r"\b(?:once|after|only (?:if|when|after)|(?:if|when) (?:the\s+)?[\w-]+ "
+        r"(?:matches|match|passes|pass|succeeds|checks out|is confirmed|comes back)|"
+        r"in this (?:chat|conversation|session|call))\b",
+    ),
+    # -- a flagged or held item released by the agent instead of the team that holds it
+    _rule(
+        "bypass",
+        r"\b(?:approve|clear|release|sign off|authori[sz]e|unblock|unflag|unfreeze|unlock|"
+        r"un-?hold|push through)\s+(?:the\s+|any\s+|all\s+|every\s+)?(?:flagged|held|blocked|"
+        r"frozen|quarantined|suspended|escalated|on-hold)\s+[\w-]+(?:\s+(?!(?:when|once|after|if|"
+        r"until|unless|only|as)\b)[\w-]+)?(?:\s+yourself)?\b",
+        unless=r"\b(?:once|after|when|if|only|unless|ask|review(?:ed|s)? (?:it|them))\b",
+    ),
+    # -- the sign-in itself bypassed: a master password used, any account unlocked
+    _rule(
+        "bypass",
+        r"\buse\s+(?:the\s+)?(?:master|admin(?:istrator)?|root|shared|emergency|break-?glass|"
+        r"backdoor|back-door|default|superuser|god)\s+(?:password|credentials?|key|account|login|"
+        r"pin|code|token)\b|"
+        r"\b(?:unlock|reset|open|access|log into|sign into|take over|disable)\s+(?:any|every|"
+        r"all)\s+"
+        r"(?:user\s+|customer\s+|member\s+|client\s+)?(?:accounts?|profiles?|mailboxes)\b|"
+        r"\b(?:don't|do not|no need to|never)\s+bother\s+(?:with\s+)?(?:verif|check|confirm|"
+        r"validat|authenticat|review|ask|screen|vet)\w*",
+        unless=r"\bonly (?:during|in|for|when|if)\b",
+    ),
+    # -- a permission to go past a limit, or to approve everything
+    _rule(
+        "bypass",
+        r"\b(?:it'?s|it is|that'?s|that is)\s+(?:fine|ok|okay|alright|all right|acceptable|"
+        r"allowed|permitted)\s+to\s+[^.;!?\n]{0,60}?\b(?:above|over|beyond|past|exceed\w*|"
+        r"outside|skip\w*|ignor\w*|waiv\w*|bypass\w*)\b|"
+        r"\b(?:approve|accept|grant|allow|authori[sz]e|okay|ok)\s+(?:everything|anything|"
+        r"every request|all requests|any request)\b(?!\s+(?:on|in|from) the (?:list|checklist))",
     ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""

@@ -116,6 +116,58 @@ DESTINATIONS: list[Rule] = [
         rf"\b{_MOVE}\b[^.;!?\n]{{0,60}}?\bunredacted\b|\bunredacted\b[^.;!?\n]{{0,40}}?\b(?:to|"
         r"into|with|on)\s+(?!the (?:case|ticket|record|file|secure|internal)\b)",
     ),
+    # -- private records put into replies
+    _rule(
+        "exfiltration",
+        r"\b(?:paste|include|attach|add|put|copy|insert|quote|embed)\b[^.;!?\n]{0,50}?\b(?:"
+        r"(?:internal|confidential|private|staff-only|risk|fraud|audit|underwriting|investigation)"
+        r"\s+(?:[\w-]+\s+)?(?:notes?|records?|scores?|files?|details|comments?|reports?|data)|"
+        r"(?:\w+|\d+)\s+(?:full\s+|complete\s+|entire\s+|raw\s+)?(?:customer|patient|user|client|"
+        r"member|employee|account|guest|student)\s+(?:records|files|profiles|histories)|"
+        r"(?:patient|customer|user|client|member|employee|guest|student)(?:'s|s')\s+(?:full|"
+        r"complete|"
+        r"entire|whole)\s+(?:chart|record|history|file|profile|medical \w+))\b[^.;!?\n]{0,40}?"
+        r"\b(?:in|into|to|with|when)\s+(?:the\s+|your\s+|every\s+|each\s+|all\s+|any\s+)?"
+        r"(?:repl(?:y|ies|ying)|responses?|responding|answers?|answering|messages?|e-?mails?|"
+        r"chat)\b",
+    ),
+    # -- data or money sent where the content, not the record, says
+    _rule(
+        "exfiltration",
+        r"\b(?:send|forward|e-?mail|mail|upload|post|deliver|transfer|wire|pay|push|sync|share)\s+"
+        r"(?:the\s+|a\s+|this\s+|all\s+|any\s+)?(?:[\w-]+\s+)?(?:export|data|files?|records|"
+        r"list|report|database|dump|backup|statements?|details|credentials|payment|funds|money|"
+        r"transfer|refund|payout|balance|archive|spreadsheet|logs?)\b[^.;!?\n]{0,40}?\bto\s+"
+        r"(?:the|whatever|any|whichever)\s+(?:new\s+)?(?:(?:e-?mail\s+)?address|account|number|"
+        r"url|link|iban|wallet|endpoint|webhook|contact|recipient)\s+(?:(?:given|listed|found|"
+        r"mentioned|written|shown|provided)\s+)?(?:in|from|on)\s+(?:the\s+|their\s+|this\s+|"
+        r"that\s+|an?\s+)?(?:[\w'’-]+\s+){0,2}?(?:signature|e-?mail|message|ticket|note|document|"
+        r"attachment|chat|body|footer|comment|pdf|invoice|letter|sms|text|request)s?\b|"
+        r"\b(?:send|forward|e-?mail|upload|post|transfer|wire|pay|push|sync|share)\s+(?:the\s+|"
+        r"a\s+|"
+        r"this\s+|all\s+|any\s+)?(?:[\w-]+\s+)?(?:export|data|files?|records|list|report|database|"
+        r"dump|backup|statements?|details|credentials|payment|funds|money|transfer|refund|payout|"
+        r"balance|archive|spreadsheet|logs?)\b[^.;!?\n]{0,40}?"
+        r"\bto\s+(?:whatever|any|whichever)\s+(?:new\s+)?(?:(?:e-?mail\s+)?address|account|number|"
+        r"url|"
+        r"link|iban|wallet|endpoint|webhook|recipient)\s+(?:the\s+|their\s+|"
+        r"this\s+)?(?:[\w'’-]+\s+)?"
+        r"(?:ticket|e-?mail|message|note|document|attachment|chat|comment|invoice|letter|caller|"
+        r"customer|user|sender|they|he|she)\s+(?:mentions?|gives?|provides?|says?|lists?|contains?|"
+        r"names?|includes?)\b",
+    ),
+    # -- a link or code that signs someone in, sent to someone besides its owner
+    _rule(
+        "exfiltration",
+        r"\b(?:forward|send|copy|cc|bcc|share|text|"
+        r"e-?mail)\b[^.;!?\n]{0,20}?\b(?:password[- ]reset|"
+        r"reset|magic|login|sign-?in|verification|one-time|recovery|mfa|2fa)\s+(?:links?|urls?|"
+        r"codes?|tokens?)\b[^.;!?\n]{0,30}?\b(?:to|with)\s+(?:[\w'’-]+\s+){0,3}?(?:private|"
+        r"personal|manager'?s?|colleague'?s?|another|other|external|third[- ]party|own)\b|"
+        r"\b(?:forward|send|copy|cc|bcc|share)\b[^.;!?\n]{0,20}?\b(?:password[- ]reset|reset|magic|"
+        r"login|sign-?in|verification|one-time|recovery)\s+(?:links?|urls?|codes?|tokens?)\b"
+        r"[^.;!?\n]{0,50}?\b(?:as well|too|also)\b",
+    ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""
 

@@ -36,7 +36,8 @@ HARM: list[Rule] = [
     # -- data or systems destroyed
     _rule(
         "destruction",
-        r"\brm\s+-(?:rf|fr|r)\s+(?:/|~|\*|\$HOME|\.)(?:\s|$|[;&|])|\bdrop\s+(?:table|database|schema)"
+        r"\brm\s+-(?:rf|fr|r)\s+(?:/|~|\*|\$HOME|\.)(?:\s|$|[;&|])|\bdrop\s+(?:table|database|"
+        r"schema)"
         r"\b|\btruncate\s+table\s+\w+|\bdelete\s+from\s+\w+\s*(?:;|$)|\bmkfs\b|"
         r"\bdd\s+if=/dev/(?:zero|random|urandom)\b|"
         r"\b(?:delete|wipe|purge|destroy|erase|drop|shred|nuke|remove)\s+"
@@ -56,7 +57,8 @@ HARM: list[Rule] = [
         r"\b(?:grant|give|assign|hand|add)\s+(?:the\s+)?(?:caller|user|customer|requester|them|him|"
         r"her|whoever(?:\s+\w+){0,3})\s+(?:full|admin(?:istrator)?|root|owner|superuser|elevated|"
         r"write|unrestricted|global)\s+(?:access|rights|role|privileges|permissions|control)\b|"
-        r"\b(?:make|promote)\s+(?:the\s+)?(?:caller|user|customer|requester|them|him|her)\s+(?:an?\s+)?"
+        r"\b(?:make|promote)\s+(?:the\s+)?(?:caller|user|customer|requester|them|him|"
+        r"her)\s+(?:an?\s+)?"
         r"(?:admin(?:istrator)?|owner|superuser|root)\b",
         unless=_WAITS,
     ),

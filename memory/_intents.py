@@ -124,7 +124,8 @@ RULES = [
         rf"\b{_TARGETS}\s+(?:\w+\s+){{0,3}}(?:(?:is|are|was|were)\s+(?:now\s+)?(?:no longer\s+)?"
         r"(?:disabled|switched off|turned off|lifted|suspended|void|obsolete|outdated|cancelled|"
         r"a test|fake|not real|optional|not required|no longer (?:valid|required|in force))|"
-        r"(?:does|do) not apply|(?:no longer|don't|doesn't) apply)",
+        r"(?:does|do) not (?:apply|matter|count)|(?:no longer|don't|doesn't) (?:apply|matter|"
+        r"count))",
     ),
     _rule(
         "override",
@@ -182,7 +183,11 @@ RULES = [
         r"\bdo anything now\b|\bjailbreak|\b(?:has|have|with) no (?:rules|restrictions|limits|"
         r"content policy|filters|guardrails|constraints|limitations)\b|"
         r"\bwithout (?:any )?(?:restrictions|limits|rules|"
-        r"filters|limitations)\b|\bnever refuses?\b|\b(?:every|all|any) (?:actions?|requests?) "
+        r"filters|limitations)\b|"
+        r"\b(?:assistant|bot|ai|model|agent|version of (?:yourself|you)|persona|character)\b"
+        r"[^.;!?\n]{0,30}?\bwithout\s+(?:any\s+|the\s+|your\s+|its\s+)?(?:[\w'’-]+\s+)?"
+        r"(?:restrictions|limits|rules|filters|limitations|guardrails|safeguards|polic(?:y|ies)|"
+        r"constraints)\b|\bnever refuses?\b|\b(?:every|all|any) (?:actions?|requests?) "
         r"(?:is|are) (?:pre-?approved|approved|allowed)\b",
     ),
     # -- system prompt reveal
@@ -194,7 +199,8 @@ RULES = [
         r"\b[^.;!?\n]{0,60}?\b(?:system prompt|"
         r"system message|initial prompt|(?:your |the )?hidden (?:instructions|rules|prompt)|"
         r"your (?:(?:operating|internal|full|exact|original|initial|complete|entire|underlying|"
-        r"core|base|actual|real|secret|private|confidential|system|developer|operator|standing)\s+)?"
+        r"core|base|actual|real|secret|private|confidential|system|developer|operator|"
+        r"standing)\s+)?"
         r"(?:instructions|prompt|rules|configuration|guidelines)|text above|"
         r"instructions (?:above|you were given)|(?:operator|confidential|internal) "
         r"(?:rules|instructions|prompt)|developer message|"
@@ -316,7 +322,7 @@ RULES = [
         r"(?<!\ban )(?<!\bthe )(?<!\ba )(?<!\bthis )(?<!\bthat )(?<!\bany )"
         r"\b(?:include|put|add|append|insert|read out|write|copy|attach|embed|echo|paste|"
         r"give|list|show|print|reveal|disclose|share|spell out|send|email|e-mail|mention|repeat|"
-        r"recite|"
+        r"recite|read back|read aloud|say back|spell back|"
         r"store|save|log|record|note down|keep|place|leave|publish|expose|post|upload|forward)\b"
         rf"[^.;!?\n]{{0,60}}?\b{_SENSITIVE}\b",
     ),

@@ -29,7 +29,8 @@ ROLE_MAILBOXES = frozenset(
     "orders returns noreply no-reply".split()
 )
 _PASSWORD = re.compile(
-    r"\b(?:password|passwd|passphrase|passcode|pwd|pin|login)\b"
+    r"\b(?:password|passwd|passphrase|passcode|pwd|pin|login|(?:override|master|bypass|backdoor|"
+    r"unlock|admin|emergency|door|alarm|vault) (?:code|key|pin))\b"
     r"(?:\s+(?:for|of|on)\s+(?:the\s+)?[\w .'’-]{1,30}?\s+(?:is|was|=|:))?"
     r"(?:\s+(?:is|was|=|:)|\s*[:=]|"
     r"\s+[-—])?\s*['\"`]?(?P<value>[^\s'\"`,;]{6,})",

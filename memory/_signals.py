@@ -32,11 +32,19 @@ _SETUP = (
     r"stored guidelines)|(?:every|each|all(?: of)?(?: the| your)?)\s+stored guidelines?|"
     r"(?:confidential|hidden|secret|private|internal)\s+(?:operator|developer|system|setup)\s+"
     r"(?:notes|briefing|memo|instructions|guidance|text|messages?)|"
-    r"(?:notes|instructions|text|messages?|rules|prompt|briefing|guidance|directives)\s+(?:that\s+)?"
+    r"(?:notes|instructions|text|messages?|rules|prompt|briefing|guidance|"
+    r"directives)\s+(?:that\s+)?"
     r"you\s+(?:received|were given|got|were sent|were told|were loaded with|were handed)\s+"
     r"(?:at|on|during|before|when)\s+(?:startup|start-up|launch|boot|initiali[sz]ation|set-?up|"
     r"(?:the\s+)?(?:start|beginning))|"
-    r"(?:top|start|beginning|opening)\s+of\s+(?:this|the)\s+(?:conversation|chat|session))"
+    r"(?:top|start|beginning|opening)\s+of\s+(?:this|the)\s+(?:conversation|chat|session)|"
+    r"(?:rules|instructions|prompt|guidelines|guidance|settings)\s+(?:that\s+)?you\s+(?:were|have "
+    r"been)\s+(?:configured|set up|given|loaded|told|provided|briefed|instructed|deployed)\b|"
+    r"(?:the ones|what|anything|everything|the (?:parts?|rules|bits))\s+(?:that\s+)?you(?:'re| are|"
+    r" were|'ve been| have been)\s+(?:told|instructed|asked|not allowed|forbidden)\s+(?:not\s+to|"
+    r"never\s+to|to (?:keep|hide)|to)\s*(?:share|reveal|disclose|say|tell|show|private|secret)?|"
+    r"(?:hidden|secret|internal)\s+(?:notes?|text|parts?|content|fields?)\s+(?:in|of)\s+(?:its|"
+    r"their|the|each|your)\s+(?:\w+\s+)?(?:descriptions?|schemas?|definitions?|tools?))"
 )
 _SHOW = (
     r"(?:print|show|reveal|repeat|output|display|echo|quote|recite|paste|dump|read out|"
@@ -138,12 +146,15 @@ SIGNALS: list[Rule] = [
         r"withdrawn|superseded)\b|"
         r"\b(?:rules?|polic(?:y|ies)|guidance|instructions|guidelines|procedures?|configuration|"
         r"set-?up|briefing|prompt|directives|orders)\b[^.;!?\n]{0,40}"
-        r"\b(?:was|were|is|are)\s+(?:only|just|merely)\s+(?:a\s+)?(?:draft|suggestions?|examples?)\b",
+        r"\b(?:was|were|is|are)\s+(?:only|just|merely)\s+(?:a\s+)?(?:draft|suggestions?|"
+        r"examples?)\b",
     ),
     _rule(
         "exfiltration",
         r"\b(?:repeat|give|tell|share|show|read out|list|include|send|reveal|disclose|add)\b"
-        r"[^.;!?\n]{0,60}?\b(?:other|another|the other|fellow)\s+(?:guests?|customers?|"
+        r"(?:(?!\b(?:never|not|no)\b)[^.;!?\n]){0,60}?\b(?:other|another|the other|fellow)\s+"
+        r"(?:party|parties|buyers?|sellers?|tenants?|patients?|members?|employees?|bidders?|"
+        r"applicants?|callers?|residents?|students?|drivers?|riders?|donors?|guests?|customers?|"
         r"passengers?|users?|travell?ers?|clients?|account holders?)(?:'s?)?\b|"
         r"\b(?:copy|put|add|write|store|save|paste|insert)\b[^.;!?\n]{0,40}?\blogin (?:details|"
         r"credentials|data)\b",
@@ -182,8 +193,10 @@ SCRIPTS: list[Rule] = [
         r"(?:пропусти|обойди|пропуст|ігнор|проігнор|забудь|обійди)\w*[^.!?\n]{0,40}?"
         r"(?:проверк|верификац|інструкц|правил|перевірк|політик)|"
         # hi, he: either word order
-        r"(?:अनदेखा|नज़रअंदाज़|नजरअंदाज|भूल\s*जा|छोड़|छोड)[^।.!?\n]{0,30}?(?:निर्देश|नियम|सत्यापन|नीति|जांच|जाँच)|"
-        r"(?:निर्देश|नियम|सत्यापन|नीति|जांच|जाँच)[^।.!?\n]{0,30}?(?:अनदेखा|नज़रअंदाज़|नजरअंदाज|भूल|छोड़|छोड)|"
+        r"(?:अनदेखा|नज़रअंदाज़|नजरअंदाज|भूल\s*जा|छोड़|छोड)[^।.!?\n]{0,30}?(?:निर्देश|नियम|सत्यापन|"
+        r"नीति|जांच|जाँच)|"
+        r"(?:निर्देश|नियम|सत्यापन|नीति|जांच|जाँच)[^।.!?\n]{0,30}?(?:अनदेखा|नज़रअंदाज़|नजरअंदाज|भूल|"
+        r"छोड़|छोड)|"
         r"(?:התעלם|התעלמי|התעלמו|שכח|שכחי|דלג|דלגי|עקוף|עקפי)[^.!?\n]{0,30}?"
         r"(?:הוראות|כללים|כללי|אימות|מדיניות|בדיק)|"
         # zh, ja, ko: the check skipped
