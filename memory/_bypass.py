@@ -228,7 +228,7 @@ BYPASS: list[Rule] = [
         r"(?:the\s+|a\s+|any\s+|all\s+|that\s+|this\s+)?(?:[\w-]+\s+){0,2}?(?:verification|"
         r"approval|review|consent|identity|id|authentication|two-factor|2fa|mfa|fraud|security|"
         r"sign-?off|call-?back|kyc|aml|second[- ]approver|four-eyes|dual[- ]control|"
-        r"confirmation|compliance)\s+(?:steps?|checks?|prompts?|screens?|gates?|requirements?|"
+        r"compliance)\s+(?:steps?|checks?|prompts?|screens?|gates?|requirements?|"
         r"process|calls?|stages?)\b|"
         r"\b(?:verification|approval|review|consent|identity|authentication|sign-?off|call-?back|"
         r"kyc|security|confirmation|compliance)\s+(?:step|check|stage|requirement|process|call|"
