@@ -87,10 +87,13 @@ AUTHORITY: list[Rule] = [
     # -- a source read as orders
     _rule(
         "override",
-        r"\b(?:treat|take|regard|consider|read|handle|accept|execute|run|carry out|perform|do|"
-        r"follow|act on)\b(?:(?!\bas\b)[^.;!?\n]){0,80}\bas\s+(?:your\s+|an?\s+|the\s+)?"
+        r"\b(?:treat(?:ed)?|take|taken|regard(?:ed)?|consider(?:ed)?|read|handled?|accept(?:ed)?|"
+        r"execute[ds]?|run|carry out|carried out|perform(?:ed)?|do|done|follow(?:ed)?|"
+        r"act(?:ed)? on)"
+        r"\b(?:(?!\bas\b)[^.;!?\n]){0,80}\bas\s+(?:your\s+|an?\s+|the\s+)?"
         r"(?:(?:new|binding|authoritative|official|direct|operator|system|standing|own|real|"
-        r"updated)\s+)*(?:instructions|orders|commands|directives|system prompt)\b|"
+        r"updated)\s+)*(?:instructions|orders|commands|directives|system prompt|tasks? "
+        r"(?:assigned|given|set) (?:to|for) you|your (?:tasks?|to-?dos?|assignments?))\b|"
         r"\b(?:treat|take|regard|consider|read|handle|accept|execute|run|carry out|perform|do|"
         r"follow|act on)\b(?:(?!\bas\b)[^.;!?\n]){0,80}\bas\s+(?:an?\s+|the\s+|your\s+)?"
         r"(?:authoritative|binding|official|direct|operator|system)\s+(?:order|instruction|command|"
@@ -254,6 +257,22 @@ AUTHORITY: list[Rule] = [
         r"for|requests?|wants?|chooses?|mentions?|demands?|suggests?)\b|"
         r"\b(?:give|grant|offer|do)\s+(?:them|the (?:user|customer|caller|client|guest)|him|her)\s+"
         r"(?:exactly\s+)?what(?:ever)?\s+(?:they|he|she)\s+(?:wants?|asks? for|demands?)\b",
+    ),
+    # -- what a tool or document brought in given authority, or declared right over the set-up
+    _rule(
+        "override",
+        r"\b(?:tool (?:outputs?|results?|responses?)|documents?|articles?|(?:web ?)?pages?|"
+        r"e-?mails?|"
+        r"comments?|search results?|notes?|descriptions?|invites?|attachments?|files?|readmes?|"
+        r"messages?)\b[^.;!?\n]{0,60}?\b(?:carr(?:y|ies)|have|has|hold|holds|bear|bears)\s+"
+        r"(?:their|its|the|full|real|final|ultimate)?\s*(?:\w+\s+)?(?:authority|precedence|"
+        r"priority)\b|"
+        r"\b(?:if|when|where|whenever)\b[^.;!?\n]{0,60}?\b(?:differs?|conflicts?|disagrees?|"
+        r"clash(?:es)?|diverges?|contradicts?)\s+(?:with\s+)?(?:your|the)\s+(?:\w+\s+)?"
+        rf"{_ORDERS}\b[^.;!?\n]{{0,10}}?,?\s+(?:the\s+)?(?:[\w-]+\s+){{0,2}}?(?:is (?:correct|"
+        rf"right|"
+        r"authoritative|binding|what counts)|wins|prevails|takes precedence|applies|comes first|"
+        r"overrides)\b",
     ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""

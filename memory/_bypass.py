@@ -37,7 +37,8 @@ _CHECK_NOUN = (
     r"(?:(?:id|identity|kyc|background|fraud|security|credit|age|policy|eligibility)\s+)checks?|"
     r"second pair of eyes|change request|code review|running (?:the\s+)?(?:tests|ci|checks)|"
     r"paperwork|documentation|supporting documents|(?:second |additional )?approvers?|"
-    r"call-?backs?(?: step| call)?|receipts?|proof of \w+)"
+    r"call-?backs?(?: step| call)?|receipts?|proof of \w+|security questions?|identity questions?|"
+    r"knowledge-based authentication|kba|one-time codes?|otps?|2fa|mfa|two-factor)"
 )
 # What a check asks for to know who someone is (not a secret to keep out of the chat).
 _IDENTIFIERS = (
@@ -69,7 +70,8 @@ BYPASS: list[Rule] = [
         r"(?:has not|hasn't|have not|haven't|did not|didn't|is not|isn't|was not|wasn't|"
         r"does not|doesn't|do not|don't|will not|won't)\s+(?:yet\s+)?(?:signed off|approved|"
         r"verified|checked|confirmed|authori[sz]ed|reviewed|cleared|consented|passed|match|"
-        r"check out|add up|line up|tally|agree)\b|"
+        r"check out|add up|line up|tally|agree|arrived|come in|been (?:received|submitted|signed|"
+        r"provided|uploaded|verified|checked|approved))\b|"
         r"\b(?:verify|check|confirm|review|validate|vet|screen|approve|audit|(?:sort|figure) out|"
         r"do|handle|complete|deal with|run)\s+(?:it\s+|them\s+|(?:(?:the|their|any)\s+)?"
         r"(?:[\w-]+\s+)?(?:verification|checks?|review|approval|paperwork|kyc|vetting)\s+|"
@@ -125,8 +127,9 @@ BYPASS: list[Rule] = [
         r"audit|approval|vetting)\s+as\s+(?:passed|complete|completed|done|cleared|approved|"
         r"verified|ok|successful|satisfied)\b|"
         r"\b(?:mark|set|record|flag|log|tick|enter)\s+(?:the\s+|their\s+|its\s+|this\s+)?"
-        r"(?:[\w-]+\s+){1,3}?as\s+(?:passed|approved|verified|cleared|authori[sz]ed|validated)\b",
-        unless=r"\b(?:once|after|when|whenever|if|only|as soon as|provided|upon)\b",
+        r"(?:[\w-]+\s+){1,3}?as\s+(?:passed|approved|verified|cleared|authori[sz]ed|validated|"
+        r"received|submitted|signed|on file)\b",
+        unless=r"\b(?:once|after|when|whenever|(?<!even )if|only|as soon as|provided|upon)\b",
     ),
     # -- oversight switched off
     _rule(
@@ -179,7 +182,8 @@ BYPASS: list[Rule] = [
         r"verified|harmless|noise)\b|"
         r"\b(?:override|set|change|lower|force|downgrade|reset|drop)\s+(?:the\s+|their\s+|its\s+)?"
         r"(?:[\w-]+\s+)?(?:risk|fraud|trust|threat|aml) (?:score|rating|level|flag|status)\s+to\s+"
-        r"(?:low|zero|0|none|safe|clean|green|trusted|minimal)\b|"
+        r"(?:low|zero|0|none|safe|clean|green|trusted|minimal|cleared|passed|ok|false|off|"
+        r"resolved|approved)\b|"
         r"\b(?:dismiss|suppress|silence|auto-?close|auto-?resolve|clear|close|ignore|mute)\s+"
         r"(?:all|every|each|any)\s+(?:(?:open|pending|outstanding|new|active)\s+)?(?:fraud|"
         rf"security|risk|suspicious|compliance|aml|abuse|chargeback)\s+{_FINDINGS}",
@@ -189,7 +193,8 @@ BYPASS: list[Rule] = [
         "bypass",
         r"\bso (?:that )?(?:the\s+|a\s+|an\s+|any\s+|no\s+)?(?:[\w-]+\s+){0,2}?(?:review|check|"
         rf"alert|alarm|monitoring|flag|threshold|detection|audit|screening|approval|{_FINDINGS})\s+"
-        r"(?:is|are|gets?|will be)?\s*(?:not|never)\s+(?:triggered|tripped|raised|fired|noticed|"
+        r"(?:(?:is|are|gets?|will be)?\s*(?:not|never)|isn't|aren't|won't be|doesn't get)\s+"
+        r"(?:triggered|tripped|raised|fired|noticed|"
         r"required|needed|run)\b|"
         r"\bso (?:that )?(?:it|they|the\s+\w+)\s+(?:does not|doesn't|do not|don't|won't|will not|"
         r"never)\s+(?:trigger|trip|raise|fire|hit|flag|reach)\b|"
@@ -342,6 +347,42 @@ BYPASS: list[Rule] = [
         r"outside|skip\w*|ignor\w*|waiv\w*|bypass\w*)\b|"
         r"\b(?:approve|accept|grant|allow|authori[sz]e|okay|ok)\s+(?:everything|anything|"
         r"every request|all requests|any request)\b(?!\s+(?:on|in|from) the (?:list|checklist))",
+    ),
+    # -- a word or phrase that unlocks what the rules forbid (a back door)
+    _rule(
+        "bypass",
+        r"\b(?:if|when|whenever|once)\b[^.;!?\n]{0,40}?\b(?:says?|mentions?|uses?|types?|gives?|"
+        r"provides?|writes?|includes?|quotes?)\s+(?:the\s+)?(?:(?:special|secret|magic)\s+)?"
+        r"(?:word|phrase|code ?word|keyword|passphrase|magic words?)\b[^.;!?\n]{0,40}?[,;:]?\s*"
+        r"(?:then\s+|just\s+)?(?:waive|grant|skip|unlock|give|approve|treat|bypass|lift|remove|"
+        r"ignore|refund|upgrade|release|override|disable)\b",
+    ),
+    # -- a request counted as approved before anyone approved it
+    _rule(
+        "bypass",
+        r"\b(?:consider|treat|deem|regard|count)\s+(?:it|them|this|that|the request|(?:each|every|"
+        r"any) (?:request|order|change)(?:\s+from\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?[\w-]+)?|"
+        r"such requests)\s+(?:as\s+)?(?:already\s+|pre-?)?(?:approved|authori[sz]ed|"
+        r"signed off|cleared|verified|confirmed)\b",
+        unless=r"\b(?:once|after|when|only if|as soon as)\b",
+    ),
+    # -- the controls of a machine switched off: scans, antivirus, firewall
+    _rule(
+        "bypass",
+        r"\b(?:disable|turn off|switch off|uninstall|remove|pause|skip|bypass|stop|kill)\s+"
+        r"(?:the\s+|their\s+|your\s+|its\s+)?(?:[\w-]+\s+)?(?:(?:security|vulnerability|malware|"
+        r"virus|secrets?|dependency|sast|dast|container|code|licen[cs]e)\s+scan(?:s|ner|ning)?|"
+        r"anti-?virus|anti-?malware|firewall|edr|endpoint protection|defender|smartscreen|"
+        r"gatekeeper|sandbox)\b",
+    ),
+    # -- a package taken from somewhere other than its official source
+    _rule(
+        "bypass",
+        r"\b(?:instead of|rather than|not)\s+(?:from\s+)?(?:the\s+)?official\s+(?:one|registry|"
+        r"package|source|release|mirror|repo(?:sitory)?|build|binary|index|site|store)\b|"
+        r"\b(?:post-?install|pre-?install|install|setup)\s+(?:script|hook|step)\s+(?:that|which|"
+        r"to)\s+"
+        r"(?:uploads?|sends?|posts?|downloads?|curls?|fetches|exfiltrates?|beacons?|reports?)\b",
     ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""

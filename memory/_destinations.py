@@ -168,6 +168,40 @@ DESTINATIONS: list[Rule] = [
         r"login|sign-?in|verification|one-time|recovery)\s+(?:links?|urls?|codes?|tokens?)\b"
         r"[^.;!?\n]{0,50}?\b(?:as well|too|also)\b",
     ),
+    # -- customer data handed to a team that has no business with it
+    _rule(
+        "exfiltration",
+        r"\b(?:export|copy|send|share|forward|upload|sync|add|push|"
+        r"dump)\b[^.;!?\n]{0,60}?\b(?:customer|"
+        r"caller|user|patient|member|client|donor|guest|subscriber)(?:'s|s')?\s+(?:[\w-]+\s+){0,2}?"
+        r"(?:transactions|records|data|details|histor(?:y|ies)|files|statements|contacts?|"
+        r"information|info|purchases|locations?)\b[^.;!?\n]{0,40}?\b(?:marketing|sales|advertising|"
+        r"ad|growth|lead-?gen|social media)\s+(?:team|folder|drive|list|database|crm|channel|tool|"
+        r"platform|audience|partners?)\b|"
+        r"\b(?:upload|send|post|ship|transmit|exfiltrate|beacon|report)s?\b[^.;!?\n]{0,40}?\b"
+        r"(?:environment variables|env vars|\.env files?|the environment)\b",
+        unless=r"\b(?:consent\w*|opted in|opt-in|anonymi[sz]ed|aggregated)\b",
+    ),
+    # -- private data released to a claimed authority on the spot
+    _rule(
+        "exfiltration",
+        r"\b(?:police|officer|detective|lawyer|attorney|solicitor|court|judge|investigator|"
+        r"official|journalist|reporter|relative|family member|bailiff|debt collector)\b"
+        r"[^.!?\n]{0,100}?\b(?:(?:give|send|email|e-mail|share|read|tell|forward|provide|"
+        r"disclose|release)\s+(?:them\s+|him\s+|her\s+|it\s+)?(?:to\s+(?:them|him|her)\s+)?"
+        r"(?:the\s+)?(?:[\w'’-]+\s+){0,2}?(?:location|address|file|records?|details|data|history|"
+        r"number|account|statements?|whereabouts|chart|balance)|(?:send|email|e-mail|forward|give|"
+        r"read)\s+(?:it|them)\s+to\s+(?:him|her|them))\b",
+        unless=r"\b(?:court order|warrant|subpoena|legal (?:team|department)|verif\w+|written "
+        r"request|official request|ask for|never|do not|don't)\b",
+    ),
+    # -- a one-time code taken from the person it protects
+    _rule(
+        "exfiltration",
+        r"\b(?:have|get|let|make)\s+(?:the\s+)?(?:customer|user|caller|member|client|them|him|her)"
+        r"\s+(?:to\s+)?(?:read|tell|give|send|forward|spell)\s+(?:you|us|it to you)\s+"
+        r"(?:the\s+|their\s+)?(?:[\w-]+\s+){0,5}?(?:code|otp|pin|passcode|one-time password)\b",
+    ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""
 

@@ -84,7 +84,7 @@ HARM: list[Rule] = [
         rf"(?:staff|the team)|{_PROFESSION})\b|"
         r"\b(?:tell|say|claim|assure|inform|explain)\b[^.;!?\n]{0,80}?\b(?:even though|although|"
         r"when in fact|when actually|though in fact)\b[^.;!?\n]{0,40}?\b(?:isn't|wasn't|is not|"
-        r"was not|not true|false|untrue|ours|"
+        r"was not|not true|false|untrue|ours|sold|shared|passed on|tracked|recorded|kept|stored|"
         r"our (?:own )?(?:fault|doing|mistake|error|outage))\b|"
         r"\b(?:don't|do not|never|without)\s+(?:disclos\w*|mention\w*|reveal\w*|admit\w*|tell\w*"
         r"(?:\s+(?:them|the (?:user|customer|client)))?\s+about)\s+"
@@ -120,6 +120,27 @@ HARM: list[Rule] = [
         r"risk(?: score| rating| level)?|eligibility|fraud (?:flags?|scores?|alerts?|checks?)|"
         r"(?:the\s+)?checks?|warnings?|alerts?|(?:spending |credit |daily )?limits?|sanctions?|"
         r"kyc|aml)\b",
+    ),
+    # -- a record falsified, or a warning explained away
+    _rule(
+        "deception",
+        r"\b(?:backdate|back-date|antedate|predate)\w*\b|"
+        r"\b(?:falsif(?:y|ied)|fake|forge|fabricate|doctor|alter|edit|change|rewrite|amend|"
+        r"adjust|modify)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:consent|signatures?|dates?|timestamps?|"
+        r"records?|notes?|logs?|forms?|entries|readings?|results?|reports?|"
+        r"history)\b[^.;!?\n]{0,60}?"
+        r"\b(?:so (?:that )?(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:audit|review|check|regulator|"
+        r"inspection|refund|penalty|complaint|claim|sla|compensation|fine)|to (?:pass|avoid|hide|"
+        r"cover|get past|beat|dodge)|before (?:the\s+)?(?:[\w-]+\s+)?(?:audit|review|regulator|"
+        r"inspection|investigation))\b|"
+        r"\b(?:tell|telling|assure|assuring|reassure|reassuring|inform|informing|say|saying)\s+"
+        r"(?:the\s+\w+|them|him|her|users?|customers?|members?)\s+(?:that\s+)?(?:the\s+|this\s+|"
+        r"it\s+|such\s+)?(?:e-?mail|link|message|login|sign-?in|attachment|site|website|file|"
+        r"charge|"
+        r"transaction|alert|activity|it)s?\s+(?:is|was|are|were)\s+(?:safe|legitimate|genuine|"
+        r"fine|harmless|nothing to worry about|(?:a\s+)?routine(?: check)?|expected|normal)\b",
+        unless=r"\b(?:once|after|only|if (?:the\s+)?\w+ (?:team\s+)?(?:confirms?|verif\w+|"
+        r"checks?))\b",
     ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""

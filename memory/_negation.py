@@ -39,7 +39,8 @@ _NEGATOR = (
 FOREIGN_NEGATOR = (
     r"(?:no(?![-'’])(?!\s+(?:matter|longer|need|more|doubt|one|way|further|less)\b)|nunca|"
     r"jam[aá]s|ni|tampoco|n[aã]o|nem|ne|n['’]|pas|aucune?|non(?!-)|mai|nicht|niemals|nie|"
-    r"kein(?:e|en|em|er)?|niet|nooit|geen|inte|aldrig|ej|nigdy|asla|jangan|tidak|bukan|не|никогда|нельзя|ни|"
+    r"kein(?:e|en|em|er)?|niet|nooit|geen|inte|aldrig|ej|nigdy|asla|jangan|tidak|bukan|не|никогда|"
+    r"нельзя|ни|"
     r"không|đừng|chớ|rifiuta\w*|refusez|refuser|rechaz\w+|recus\w+|lehnen?|verweiger\w*|"
     r"weiger\w*|odm[oó]w\w*|odrzu\w+|reddet\w*|avb[oö]j\w*|отказ\w*|отклон\w*)"
 )

@@ -58,7 +58,8 @@ _AT_DOT = re.compile(
     re.IGNORECASE,
 )
 _DOT = re.compile(
-    r"\b([\w-]+)\s*(?:\(dot\)|\[dot\]|\{dot\}|\sdot\s)\s*(com|net|org|io|info|me|ru|cn|xyz|co|biz|top)\b",
+    r"\b([\w-]+)\s*(?:\(dot\)|\[dot\]|\{dot\}|\sdot\s)\s*(com|net|org|io|info|me|ru|cn|xyz|co|biz|"
+    r"top)\b",
     re.IGNORECASE,
 )  # noqa: E501
 _BASE64 = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
