@@ -51,7 +51,9 @@ _IDENTIFIERS = (
 _ANYONE = (
     r"(?:(?:whoever|whomever|anyone who|anybody who|anyone that|any caller who)\s+(?:asks|requests|"
     r"calls|wants|claims|says|writes|messages|phones|gives|provides|names|mentions|knows|is on the "
-    r"(?:line|phone|call)|is calling|is asking|happens to (?:call|ask))\b|(?:any|every)\s+"
+    r"(?:line|phone|call)|is calling|is asking|happens to (?:call|ask))\b|"
+    r"(?:any\s+|all\s+)?(?:callers?|people|customers?|users?|requesters?|visitors?)\s+who\s+"
+    r"(?:know|knows|give|gives|provide|provides|can (?:give|tell|name|quote))\b|(?:any|every)\s+"
     r"(?:requester|caller|asker|one who asks|person who asks)\b)"
 )
 _FINDINGS = r"(?:alerts?|flags?|warnings?|alarms?|detections?|cases|hits|matches|findings)"

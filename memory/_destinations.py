@@ -36,7 +36,9 @@ _PRIVATE_RECORDS = (
     r"(?:(?:medical|health|patient|salary|payroll|hr|personnel|employee|customer|user|client|"
     r"account|financial|bank|tax|legal|privileged|confidential|personal|private|contact)(?:'s|s')?"
     r"\s+(?:[\w-]+\s+)?(?:history|records?|files?|data|details|information|info|lists?|"
-    r"spreadsheets?|sheets?|notes?|memos?|scans?|documents?|charts?|reports?))"
+    r"spreadsheets?|sheets?|notes?|memos?|scans?|documents?|charts?|reports?)|"
+    r"(?:uploaded\s+)?(?:id|identity|passport|licen[cs]e|kyc|driver'?s licen[cs]e)\s+(?:documents?|"
+    r"scans?|photos?|images?|copies|cards?))"
 )
 _MOVE = (
     r"(?:tar|zip|compress|archive|copy|cp|cat|read|print|send|upload|scp|rsync|attach|include|"
@@ -79,6 +81,7 @@ DESTINATIONS: list[Rule] = [
         rf"export|dump|give)\b[^.;!?\n]{{0,40}}?\b{_PRIVATE_RECORDS}\b[^.;!?\n]{{0,60}}?\b"
         r"(?:public|forum|thread|gist|pastebin|paste site|social media|twitter|facebook|reddit|"
         r"whatsapp|telegram|personal|other (?:agency|company|firm)|another (?:agency|company|firm)|"
+        r"anyone (?:with|who has) the link|shared with (?:anyone|everyone|the public)|"
         r"competitor|recruiter|journalist|press|outside|external|third)\b|"
         r"\b(?:export|dump|list|pull|extract|attach|include|paste|copy)\s+(?:all|every|"
         r"the (?:whole|entire|full))\s+(?:of the\s+)?(?:user|customer|client|member|account|"
@@ -201,6 +204,20 @@ DESTINATIONS: list[Rule] = [
         r"\b(?:have|get|let|make)\s+(?:the\s+)?(?:customer|user|caller|member|client|them|him|her)"
         r"\s+(?:to\s+)?(?:read|tell|give|send|forward|spell)\s+(?:you|us|it to you)\s+"
         r"(?:the\s+|their\s+)?(?:[\w-]+\s+){0,5}?(?:code|otp|pin|passcode|one-time password)\b",
+    ),
+    # -- a copy to a personal mailbox, or a blind copy of every message
+    _rule(
+        "exfiltration",
+        r"\b(?:bcc|cc|forward|send|copy|e-?mail|mail|sync|share)\b[^.;!?\n]{0,60}?\b(?:their|his|"
+        r"her|"
+        r"a|my|your)?\s*(?:gmail|yahoo|hotmail|outlook\.com|protonmail|proton mail|icloud|gmx|"
+        r"personal (?:e-?mail|inbox|address|account|mailbox)|private (?:e-?mail|inbox|address|"
+        r"mailbox))\b|"
+        r"\bbcc\b[^.;!?\n]{0,60}?\b(?:on|in|to)\s+(?:all|every|each|any)\b|"
+        r"\b(?:sync|copy|export|share|upload|mirror)\b[^.;!?\n]{0,60}?\b(?:anyone (?:with|who has) "
+        r"the link|shared with (?:anyone|everyone|the public)|public(?:ly)? (?:shared|accessible|"
+        r"viewable|readable) (?:link|sheet|doc|document|folder|spreadsheet|bucket)|public "
+        r"(?:assets? )?bucket)\b",
     ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""

@@ -105,7 +105,14 @@ def _rule(
 
 RULES = [
     # -- instruction override
-    _rule("override", rf"\b{_DISMISS}\b[^.;:!?\n]{{0,50}}?\b{_TARGETS}"),
+    # Not across a new order: "ignore it and follow the policy".
+    _rule(
+        "override",
+        rf"\b{_DISMISS}\b(?:(?!\b(?:and|but|then)\s+(?:follow|apply|keep|use|stick|enforce|check|"
+        r"read|escalate|report|continue|explain|tell|refer|ask|go|stay|"
+        r"treat)\b)[^.;:!?\n]){0,50}?\b"
+        + _TARGETS,
+    ),
     _rule(
         "override",
         rf"\b{_DISMISS}\b\s+(?:all\s+|everything\s+|anything\s+)?(?:(?:that\s+)?(?:was\s+)?"
@@ -195,13 +202,14 @@ RULES = [
         "prompt-reveal",
         r"\b(?:print|show|reveal|repeat|output|display|tell|share|summari[sz]e|dump|recite|"
         r"copy|send|leak|write out|disclose|list|translate|paraphrase|rephrase|encode|spell out|"
-        r"quote|reproduce|cite|read out|type out|transcribe)"
+        r"quote|reproduce|cite|read out|type out|transcribe|put|place|write)"
         r"\b[^.;!?\n]{0,60}?\b(?:system prompt|"
         r"system message|initial prompt|(?:your |the )?hidden (?:instructions|rules|prompt)|"
         r"your (?:(?:operating|internal|full|exact|original|initial|complete|entire|underlying|"
         r"core|base|actual|real|secret|private|confidential|system|developer|operator|"
-        r"standing)\s+)?"
+        r"standing|setup|set-up|startup|start-up|hidden|default|launch|boot)\s+)?"
         r"(?:instructions|prompt|rules|configuration|guidelines)|text above|"
+        r"(?:the contents of\s+)?your (?:context(?: window)?|memory|memories)\b|"
         r"instructions (?:above|you were given)|(?:operator|confidential|internal) "
         r"(?:rules|instructions|prompt)|developer message|"
         r"(?:tools|functions) with their descriptions|(?:your\s+|the\s+|all\s+)?(?:tools?|"
@@ -241,7 +249,14 @@ RULES = [
         r"\bfrom (?:now|here) on\b,?\s+(?:you|you're|your)\b|"
         r"\b(?:answer|do|comply with) (?:everything|anything|every request|any request)\b|"
         r"\bnothing you do (?:has|have|carries) (?:any |real )?consequences\b|\bact freely\b|"
-        r"\b(?:is|this is) (?:just )?a (?:sandbox|simulation|game)\b",
+        r"\b(?:is|this is) (?:just )?a (?:sandbox|simulation|game)\b|"
+        r"\bas (?:if|though) (?:the\s+|your\s+|all\s+)?(?:safety|content|policy|guard|"
+        r"moderation)?\s*"
+        r"(?:settings|filters|rules|guardrails|restrictions|policies|limits|safeguards)\s+(?:were|"
+        r"are|"
+        r"had been)\s+(?:off|turned off|switched off|disabled|removed|lifted|gone|suspended)\b|"
+        r"\bas (?:if|though) you (?:had|have) no (?:rules|restrictions|limits|guidelines|"
+        r"filters)\b",
     ),
     _rule(
         "prompt-reveal",
