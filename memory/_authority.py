@@ -274,6 +274,40 @@ AUTHORITY: list[Rule] = [
         r"authoritative|binding|what counts)|wins|prevails|takes precedence|applies|comes first|"
         r"overrides)\b",
     ),
+    # -- the customer, the sale or the person typing put above the rules
+    _rule(
+        "override",
+        r"\b(?:side with|go with|favou?r|defer to|prioriti[sz]e)\s+(?:the\s+)?(?:customer|user|"
+        r"caller|"
+        r"client|guest)(?:'s\s+\w+)?\s+(?:rather than|over|instead of|above|before)\s+(?:the\s+)?"
+        r"(?:rulebook|rules|policy|policies|procedures?|guidelines|instructions|process)\b|"
+        r"\b(?:customer (?:retention|satisfaction|happiness)|revenue|sales|speed|the sale|closing "
+        r"the deal|keeping (?:them|the customer))\s+(?:beats|trumps|outweighs|overrides|"
+        r"comes before|"
+        r"matters more than|is more important than|wins over)\s+(?:the\s+)?(?:policy|policies|"
+        r"rules|"
+        r"rulebook|procedures?|process|compliance|checks?|verification)\b|"
+        r"\b(?:policy|policies|rules?|procedures?|limits?|checks?)\s+(?:is|are)\s+(?:just\s+|"
+        r"only\s+|"
+        r"merely\s+)?(?:an?\s+)?(?:guidelines?|suggestions?|recommendations?|guidance),?\s+not\s+"
+        r"(?:an?\s+)?(?:rules?|requirements?|law)\b|"
+        r"\b(?:rules?|polic(?:y|ies)|limits?|checks?|procedures?|verification)\s+(?:are|is)\s+"
+        r"(?:only\s+|just\s+)?for\s+(?:normal|regular|ordinary|other|standard|basic|everyday|"
+        r"small)\s+"
+        r"(?:customers|users|people|cases|accounts|members|folks)\b|"
+        r"\b(?:the person (?:typing|chatting|in the chat|on the line|you're talking to)|whoever is "
+        r"(?:logged in|typing|chatting|on the line|in the chat)|the (?:user|caller|customer))\s+"
+        r"(?:is|are)\s+(?:your|the)\s+(?:administrator|admin|operator|developer|owner|boss|"
+        r"supervisor|creator|master|root user|superuser)\b|"
+        r"\byour\s+(?:administrator|admin|operator|developer|owner|boss|supervisor|creator|"
+        r"master)\s+"
+        r"is\s+(?:whoever|the (?:user|person|caller|customer))\b|"
+        r"\bcomply (?:first|now|immediately)\b|\bask questions later\b|"
+        r"\binstructions?\s+(?:in|inside|within|from)\s+(?:an?\s+|the\s+|any\s+)?(?:pdf|document|"
+        r"file|e-?mail|attachment|web ?page|page|tool (?:output|result)|search result|ticket|note|"
+        r"comment|image|spreadsheet)\b[^.!?\n]{0,60}?\b(?:do it|follow it|carry it out|obey it|"
+        r"execute it|act on it|do what it says|comply)\b",
+    ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""
 

@@ -69,10 +69,12 @@ BYPASS: list[Rule] = [
         r"(?:anyone|anybody|a human|a person|a colleague|the (?:user|customer|owner|account "
         r"holder)|for (?:approval|permission|sign-?off|authori[sz]ation))\b|"
         r"\beven (?:if|though|when|where) (?:the\s+|a\s+|an\s+|their\s+)?(?:[\w-]+\s+){0,2}?"
-        r"(?:has not|hasn't|have not|haven't|did not|didn't|is not|isn't|was not|wasn't|"
+        r"(?:has not|hasn't|have not|haven't|did not|didn't|is not|isn't|was not|wasn't|were not|"
+        r"weren't|are not|aren't|"
         r"does not|doesn't|do not|don't|will not|won't)\s+(?:yet\s+)?(?:signed off|approved|"
         r"verified|checked|confirmed|authori[sz]ed|reviewed|cleared|consented|passed|match|"
-        r"check out|add up|line up|tally|agree|arrived|come in|been (?:received|submitted|signed|"
+        r"check out|add up|line up|tally|agree|arrived|come in|on (?:it|the call|the account|the "
+        r"booking)|part of (?:it|the \w+)|named|listed|been (?:received|submitted|signed|"
         r"provided|uploaded|verified|checked|approved))\b|"
         r"\b(?:verify|check|confirm|review|validate|vet|screen|approve|audit|(?:sort|figure) out|"
         r"do|handle|complete|deal with|run)\s+(?:it\s+|them\s+|(?:(?:the|their|any)\s+)?"
@@ -385,6 +387,61 @@ BYPASS: list[Rule] = [
         r"\b(?:post-?install|pre-?install|install|setup)\s+(?:script|hook|step)\s+(?:that|which|"
         r"to)\s+"
         r"(?:uploads?|sends?|posts?|downloads?|curls?|fetches|exfiltrates?|beacons?|reports?)\b",
+    ),
+    # -- a control written off in an ops note: "kyc: off", "id check: optional"
+    _rule(
+        "bypass",
+        r"\b(?:refunds?|limits?|caps?|id checks?|identity checks?|verification|kyc|aml|2fa|mfa|"
+        r"approvals?|reviews?|escalations?|fraud (?:checks?|reviews?)|checks?|screening|"
+        r"monitoring|sign-?offs?|call-?backs?)\s*[:=]\s*(?:no limit|unlimited|optional|never|off|"
+        r"none|skip(?:ped)?|disabled|n/?a|waived|not (?:required|needed)|no)\b|"
+        r"\b(?:kyc|aml|2fa|mfa|id checks?|identity checks?|verification|fraud checks?|screening|"
+        r"approvals?|reviews?|sign-?offs?|two-person rule|four-eyes(?: rule)?|dual control)\s+"
+        r"(?:is\s+|are\s+)?(?:off|disabled|suspended|paused|waived)\b",
+        unless=r"\b(?:recommend|suggest|ask (?:them|the \w+) to|help (?:them|the \w+)|"
+        r"turn (?:it|them) "
+        r"(?:back )?on|enable|re-?enable|report|escalate|warn)\b",
+    ),
+    # -- the people who watch for abuse kept out of it
+    _rule(
+        "bypass",
+        r"\b(?:don't|do not|never|no need to|stop|without|pls don't|"
+        r"please don't)\s+(?:loop(?:ing)? "
+        r"in|involv(?:e|ing)|escalat(?:e|ing)(?:\s+\w+){0,3}?\s+to|notify(?:ing)?|inform(?:ing)?|"
+        r"flag(?:ging)?(?:\s+\w+){0,2}?\s+(?:to|for)|cc(?:ing)?|tell(?:ing)?|alert(?:ing)?|"
+        r"report(?:ing)?(?:\s+\w+){0,3}?\s+to)\s+(?:the\s+)?(?:fraud|security|compliance|risk|"
+        r"legal|"
+        r"aml|trust (?:&|and) safety|audit|regulators?|the regulator|police|ethics)\b|"
+        r"\bnever\s+escalate\s+(?:any\s+)?(?:complaints?|reports?|tickets?|issues?|concerns?)\s+"
+        r"(?:about|against|involving|from|concerning)\b|"
+        r"\b(?:route|send|forward|redirect|pipe|point)\s+(?:all\s+|the\s+|"
+        r"any\s+)?(?:[\w-]+\s+){0,3}?"
+        r"(?:alerts?|notifications?|warnings?|reports?|complaints?|logs?)\b[^.;!?\n]{0,40}?\bto\s+"
+        r"(?:/dev/null|nowhere|the (?:trash|bin)|spam|an? (?:dead|unmonitored|unused)\s+\w+)|"
+        r"\b(?:mute|silence|snooze|suppress)\s+(?:the\s+|all\s+)?(?:[\w-]+\s+){0,2}?(?:alerts?|"
+        r"alarms?|monitoring)\b",
+        negatable=False,
+        unless=r"\b(?:maintenance|planned|scheduled|known (?:issue|incident)|duplicate|test "
+        r"(?:alerts?|environment))\b",
+    ),
+    # -- the act done now and its check filed later, or shipped past a failing check
+    _rule(
+        "bypass",
+        r"\b(?:approve|merge|deploy|ship|release|refund|pay|transfer|grant|"
+        r"push)\b[^.;!?\n]{0,30}?\b"
+        r"(?:now|first|today|straight away|right away|immediately)\b[^.;!?\n]{0,20}?\b(?:and|"
+        r"then)\s+"
+        r"(?:open|file|raise|create|submit|get|do|sort out|handle)\s+(?:the\s+|a\s+)?(?:[\w-]+\s+)?"
+        r"(?:change (?:ticket|request)|ticket|approval|paperwork|review|sign-?off|cr)\b"
+        r"[^.;!?\n]{0,20}?\b(?:later|tomorrow|afterwards|next week|after)\b|"
+        r"\b(?:merge|deploy|ship|release|push|publish)\b[^.;!?\n]{0,40}?\b(?:even (?:though|if|"
+        r"when)|"
+        r"despite|regardless of)\b[^.;!?\n]{0,30}?\b(?:tests?|ci|checks?|build|pipeline|scans?|"
+        r"review)\b[^.;!?\n]{0,20}?\b(?:red|fail\w*|broken|flaky|pending|not (?:passed|finished|"
+        r"green)|haven't passed|unfinished)\b|"
+        r"\b(?:merge|deploy|ship|release)\b[^.!?\n]{0,40}?\b(?:ci|tests?|checks?|build)\s+(?:is|"
+        r"are)\s+"
+        r"(?:just\s+)?(?:being\s+)?(?:flaky|noise|noisy|broken anyway|wrong)\b",
     ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""

@@ -86,7 +86,7 @@ DESTINATIONS: list[Rule] = [
         r"\b(?:export|dump|list|pull|extract|attach|include|paste|copy)\s+(?:all|every|"
         r"the (?:whole|entire|full))\s+(?:of the\s+)?(?:user|customer|client|member|account|"
         r"subscriber|contact|patient|employee)s?'?\s+(?:e-?mails?|e-?mail addresses|addresses|"
-        r"phone numbers|records|details|data|list|files)\b",
+        r"phone numbers|records|details|data|list|files|tables?|databases?|db|csv)\b",
     ),
     # -- a secret asked of the person in the conversation
     _rule(
@@ -218,6 +218,17 @@ DESTINATIONS: list[Rule] = [
         r"the link|shared with (?:anyone|everyone|the public)|public(?:ly)? (?:shared|accessible|"
         r"viewable|readable) (?:link|sheet|doc|document|folder|spreadsheet|bucket)|public "
         r"(?:assets? )?bucket)\b",
+    ),
+    # -- who did what, told to someone who was not part of it
+    _rule(
+        "exfiltration",
+        r"\b(?:reveal|tell|share|say|disclose|name|list|confirm)\b[^.;!?\n]{0,20}?\bwhich\s+"
+        r"(?:other\s+)?(?:customers?|users?|employees?|staff|patients?|members?|guests?|"
+        r"passengers?|people|callers?|neighbou?rs?|tenants?|students?)\s+(?:complained|reported|"
+        r"called|filed|flagged|bought|ordered|booked|visited|wrote|stayed|applied|donated)\b|"
+        r"\b(?:answer|share|reveal|disclose|tell)\b[^.;!?\n]{0,40}?\b(?:other\s+)?(?:employees?|"
+        r"staff|colleagues?|co-?workers?)(?:'s|s')?\s+(?:salar(?:y|ies)|pay|wages|bonus(?:es)?|"
+        r"home addresses|performance reviews?|medical|health|disciplinary)\b",
     ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""

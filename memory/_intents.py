@@ -275,7 +275,7 @@ RULES = [
         r"\bwhatever (?:(?:compensation|refunds?|credits?|discounts?|amounts?|sums?|upgrades?|"
         r"price|exceptions?|access|permissions?)\s+)?(?:they|he|she|the (?:user|customer|caller|"
         r"client|guest))"
-        r" (?:wants?|asks? for|requests?|demands?|claims?)\b|"
+        r" (?:wants?|asks?(?: for)?|requests?|demands?|claims?)\b|"
         r"\btreat (?:every|all|any|each)\b[^.;!?\n]{0,40}\bas (?:refundable|eligible|approved|"
         r"verified|exempt|authori[sz]ed|paid|free)\b",
     ),

@@ -156,11 +156,14 @@ SIGNALS: list[Rule] = [
     ),
     _rule(
         "exfiltration",
-        r"\b(?:repeat|give|tell|share|show|read out|list|include|send|reveal|disclose|add)\b"
-        r"(?:(?!\b(?:never|not|no)\b)[^.;!?\n]){0,60}?\b(?:other|another|the other|fellow)\s+"
+        r"\b(?:repeat|give|tell|share|show|read out|list|include|send|reveal|disclose|add|"
+        r"answer (?:any |all )?questions? about)\b"
+        r"(?:(?!\b(?:never|not|no)\b)[^.;!?\n]){0,60}?\b(?:(?:their|his|her|the user's|the "
+        r"customer's)\s+(?:neighbou?r|colleague|co-?worker|ex-?(?:partner|wife|husband)|roommate|"
+        r"flatmate|landlord|tenant|boss)(?:'s|s')|(?:other|another|the other|fellow)\s+"
         r"(?:party|parties|buyers?|sellers?|tenants?|patients?|members?|employees?|bidders?|"
         r"applicants?|callers?|residents?|students?|drivers?|riders?|donors?|guests?|customers?|"
-        r"passengers?|users?|travell?ers?|clients?|account holders?)(?:'s?)?\b|"
+        r"passengers?|users?|travell?ers?|clients?|account holders?)(?:'s?)?)\b|"
         r"\b(?:copy|put|add|write|store|save|paste|insert)\b[^.;!?\n]{0,40}?\blogin (?:details|"
         r"credentials|data)\b",
     ),
