@@ -350,7 +350,8 @@ BYPASS: list[Rule] = [
         r"allowed|permitted)\s+to\s+[^.;!?\n]{0,60}?\b(?:above|over|beyond|past|exceed\w*|"
         r"outside|skip\w*|ignor\w*|waiv\w*|bypass\w*)\b|"
         r"\b(?:approve|accept|grant|allow|authori[sz]e|okay|ok)\s+(?:everything|anything|"
-        r"every request|all requests|any request)\b(?!\s+(?:on|in|from) the (?:list|checklist))",
+        r"every request|all requests|any request)\b"
+        r"(?!\s+(?:on|in|from)\s+(?:the|this|our|your)\b|\s+(?:once|after|when|if)\b)",
     ),
     # -- a word or phrase that unlocks what the rules forbid (a back door)
     _rule(

@@ -139,7 +139,8 @@ HARM: list[Rule] = [
         r"charge|"
         r"transaction|alert|activity|it)s?\s+(?:is|was|are|were)\s+(?:safe|legitimate|genuine|"
         r"fine|harmless|nothing to worry about|(?:a\s+)?routine(?: check)?|expected|normal)\b",
-        unless=r"\b(?:once|after|only|if (?:the\s+)?\w+ (?:team\s+)?(?:confirms?|verif\w+|"
+        unless=r"\b(?:once|after|only|verified|allow-?list\w*|known senders?|"
+        r"if (?:the\s+)?\w+ (?:team\s+)?(?:confirms?|verif\w+|"
         r"checks?))\b",
     ),
 ]
