@@ -38,7 +38,10 @@ _CHECK_NOUN = (
     r"second pair of eyes|change request|code review|running (?:the\s+)?(?:tests|ci|checks)|"
     r"paperwork|documentation|supporting documents|(?:second |additional )?approvers?|"
     r"call-?backs?(?: step| call)?|receipts?|proof of \w+|security questions?|identity questions?|"
-    r"knowledge-based authentication|kba|one-time codes?|otps?|2fa|mfa|two-factor)"
+    r"knowledge-based authentication|kba|one-time codes?|otps?|2fa|mfa|two-factor|signatures?|"
+    r"work orders?|prescriptions?|permits?|inspections?|referrals?|consent forms?|"
+    r"[\w-]+(?:'s|s')\s+(?:report|signature|assessment|sign-?off|approval|review|inspection|"
+    r"authori[sz]ation|consent|go-ahead|okay|ok))"
 )
 # What a check asks for to know who someone is (not a secret to keep out of the chat).
 _IDENTIFIERS = (
@@ -51,7 +54,11 @@ _IDENTIFIERS = (
 _ANYONE = (
     r"(?:(?:whoever|whomever|anyone who|anybody who|anyone that|any caller who)\s+(?:asks|requests|"
     r"calls|wants|claims|says|writes|messages|phones|gives|provides|names|mentions|knows|is on the "
-    r"(?:line|phone|call)|is calling|is asking|happens to (?:call|ask))\b|"
+    r"(?:line|phone|call)|is calling|is asking|happens to (?:call|ask)|emails|e-mails|texts|"
+    r"contacts (?:us|you)|shows up|walks in|rings)\b|"
+    r"(?:anyone|anybody|whoever|people|someone|callers?)\s+claiming\b|"
+    r"(?:any\s+|all\s+)?(?:callers?|people|customers?|users?|students?|visitors?|players?|"
+    r"members?)\s+who\s+(?:say|says|claim|claims)\s+(?:they(?:'re| are)|to be|that they)\b|"
     r"(?:any\s+|all\s+)?(?:callers?|people|customers?|users?|requesters?|visitors?)\s+who\s+"
     r"(?:know|knows|give|gives|provide|provides|can (?:give|tell|name|quote))\b|(?:any|every)\s+"
     r"(?:requester|caller|asker|one who asks|person who asks)\b)"
@@ -132,7 +139,7 @@ BYPASS: list[Rule] = [
         r"verified|ok|successful|satisfied)\b|"
         r"\b(?:mark|set|record|flag|log|tick|enter)\s+(?:the\s+|their\s+|its\s+|this\s+)?"
         r"(?:[\w-]+\s+){1,3}?as\s+(?:passed|approved|verified|cleared|authori[sz]ed|validated|"
-        r"received|submitted|signed|on file)\b",
+        r"received|submitted|signed|on file|eligible|qualified|compliant|paid|complete)\b",
         unless=r"\b(?:once|after|when|whenever|(?<!even )if|only|as soon as|provided|upon)\b",
     ),
     # -- oversight switched off
@@ -172,7 +179,8 @@ BYPASS: list[Rule] = [
     _rule(
         "bypass",
         rf"\b(?:for|with)\s+{_ANYONE}|"
-        r"\b(?:reveal|disclose|give out|hand out|read out|release|hand over|read)\b"
+        r"\b(?:reveal|disclose|give out|hand out|read out|release|hand over|read|hand|give|lend|"
+        r"issue|pass)\b"
         rf"[^.;!?\n]{{0,60}}?\bto\s+{_ANYONE}",
         unless=r"\bpublic(?:ly)?\b|\bpublished\b",
     ),
@@ -443,6 +451,43 @@ BYPASS: list[Rule] = [
         r"\b(?:merge|deploy|ship|release)\b[^.!?\n]{0,40}?\b(?:ci|tests?|checks?|build)\s+(?:is|"
         r"are)\s+"
         r"(?:just\s+)?(?:being\s+)?(?:flaky|noise|noisy|broken anyway|wrong)\b",
+    ),
+    # -- pressure or an unverifiable claim standing in for the decision
+    _rule(
+        "bypass",
+        r"\b(?:change|approve|grant|prescribe|reinstate|unban|raise|increase|override|release|"
+        r"unlock|"
+        r"reset|disclose|share|hand over|extend|re-?open|restore|reverse)\b[^.;!?\n]{0,80}?\b(?:if|"
+        r"when|whenever|as long as|once)\s+(?:the\s+)?(?:[\w-]+(?:'s|s')\s+)?(?:customer|user|"
+        r"caller|patient|parent|student|player|guest|member|client|tenant|applicant|they|he|she)"
+        r"\s+(?:insists?|complains?|threatens?|pushes? back|gets? (?:angry|upset|loud)|begs?|"
+        r"promises?|swears?|says? (?:it was|it's|it is) (?:a mistake|an error|fine|ok)|"
+        r"claims? (?:it was|to be|they))\b|"
+        r"\b(?:if|when|whenever)\s+(?:the\s+)?(?:customer|user|caller|patient|parent|student|"
+        r"player|guest|member|client|tenant|applicant|they|he|she)\s+(?:insists?|threatens?|begs?|"
+        r"promises? (?:a\s+)?(?:good\s+|5-star\s+|five-star\s+)?review)\b[^.;!?\n]{0,30}?,?\s*"
+        r"(?:just\s+)?(?:change|approve|grant|prescribe|reinstate|unban|raise|increase|override|"
+        r"release|unlock|reset|disclose|share|give|extend|refund)\b",
+        unless=r"\b(?:escalate|refer|explain|decline|politely|never|do not|don't|after (?:checking|"
+        r"verifying)|verify)\b",
+    ),
+    # -- the account's second factor or limits handed over
+    _rule(
+        "bypass",
+        r"\b(?:add|register|enrol|enroll|set|make)\s+(?:the\s+)?(?:caller|customer|user|"
+        r"requester|their|a new|the new|this)(?:'s)?\s+(?:phone|device|number|e-?mail|key|"
+        r"laptop)\s+"
+        r"(?:as\s+)?(?:a\s+|the\s+)?(?:trusted|recovery|primary|backup|2fa|mfa|second-factor)\s+"
+        r"(?:device|number|method|contact|e-?mail|factor)\b|"
+        r"\b(?:raise|increase|set|lift|bump)\s+(?:the\s+)?(?:[\w-]+(?:'s|s')\s+)?(?:credit|"
+        r"spending|"
+        r"withdrawal|transfer|daily|card|overdraft)\s+limit\s+to\s+(?:the\s+)?(?:maximum|max|"
+        r"unlimited|highest|top)\b|"
+        r"\b(?:issue|send|ship|mail|post|deliver)\s+(?:a\s+|the\s+)?(?:replacement|new)\s+(?:card|"
+        r"pin|cheque|check|token|device|sim(?: card)?|chequebook|key)s?\s+to\s+(?:a|the)\s+(?:new|"
+        r"different|other|temporary)\s+address\b|"
+        r"\bno questions\b",
+        unless=r"\b(?:once|after|only (?:after|if|when)|verif\w+|confirm\w*|authenticat\w*)\b",
     ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""

@@ -92,7 +92,8 @@ DESTINATIONS: list[Rule] = [
     _rule(
         "exfiltration",
         r"\bask\s+(?:them\s+|the \w+\s+|him\s+|her\s+)?(?:for|to (?:share|give|send|read out|"
-        r"tell you|say|spell out))\s+(?:their\s+|the\s+|a\s+|his\s+|her\s+)?(?:one-time (?:code|"
+        r"tell you|say|spell out))\s+(?:their\s+|the\s+|a\s+|his\s+|her\s+)?"
+        r"(?:(?:account|login|online|banking|email|e-mail|app)\s+)?(?:one-time (?:code|"
         r"password)|otp|verification code|2fa code|mfa code|pin|password|cvv|cvc|security code|"
         r"full card number|recovery code|login code|passcode)\b",
     ),
@@ -140,17 +141,21 @@ DESTINATIONS: list[Rule] = [
         r"\b(?:send|forward|e-?mail|mail|upload|post|deliver|transfer|wire|pay|push|sync|share)\s+"
         r"(?:the\s+|a\s+|this\s+|all\s+|any\s+)?(?:[\w-]+\s+)?(?:export|data|files?|records|"
         r"list|report|database|dump|backup|statements?|details|credentials|payment|funds|money|"
-        r"transfer|refund|payout|balance|archive|spreadsheet|logs?)\b[^.;!?\n]{0,40}?\bto\s+"
+        r"transfer|refund|payout|balance|archive|spreadsheet|logs?|withdrawals?|crypto|coins?|"
+        r"bitcoin|btc|eth|usdt|stablecoins?|assets|tokens)\b[^.;!?\n]{0,40}?\bto\s+"
         r"(?:the|whatever|any|whichever)\s+(?:new\s+)?(?:(?:e-?mail\s+)?address|account|number|"
-        r"url|link|iban|wallet|endpoint|webhook|contact|recipient)\s+(?:(?:given|listed|found|"
-        r"mentioned|written|shown|provided)\s+)?(?:in|from|on)\s+(?:the\s+|their\s+|this\s+|"
+        r"url|link|iban|wallet|endpoint|webhook|contact|recipient)(?:\s+address)?\s+(?:(?:given|"
+        r"listed|"
+        r"found|mentioned|written|shown|provided|pasted|sent|typed|posted|dropped)\s+)?(?:in|from|"
+        r"on)\s+(?:the\s+|their\s+|this\s+|"
         r"that\s+|an?\s+)?(?:[\w'’-]+\s+){0,2}?(?:signature|e-?mail|message|ticket|note|document|"
         r"attachment|chat|body|footer|comment|pdf|invoice|letter|sms|text|request)s?\b|"
         r"\b(?:send|forward|e-?mail|upload|post|transfer|wire|pay|push|sync|share)\s+(?:the\s+|"
         r"a\s+|"
         r"this\s+|all\s+|any\s+)?(?:[\w-]+\s+)?(?:export|data|files?|records|list|report|database|"
         r"dump|backup|statements?|details|credentials|payment|funds|money|transfer|refund|payout|"
-        r"balance|archive|spreadsheet|logs?)\b[^.;!?\n]{0,40}?"
+        r"balance|archive|spreadsheet|logs?|withdrawals?|crypto|coins?|bitcoin|btc|eth|usdt|"
+        r"stablecoins?|assets|tokens)\b[^.;!?\n]{0,40}?"
         r"\bto\s+(?:whatever|any|whichever)\s+(?:new\s+)?(?:(?:e-?mail\s+)?address|account|number|"
         r"url|"
         r"link|iban|wallet|endpoint|webhook|recipient)\s+(?:the\s+|their\s+|"
@@ -229,6 +234,27 @@ DESTINATIONS: list[Rule] = [
         r"\b(?:answer|share|reveal|disclose|tell)\b[^.;!?\n]{0,40}?\b(?:other\s+)?(?:employees?|"
         r"staff|colleagues?|co-?workers?)(?:'s|s')?\s+(?:salar(?:y|ies)|pay|wages|bonus(?:es)?|"
         r"home addresses|performance reviews?|medical|health|disciplinary)\b",
+    ),
+    # -- a person's private circumstances told to someone outside the relationship
+    _rule(
+        "exfiltration",
+        r"\b(?:tell|disclose|reveal|share|give|send|confirm|say|mention)\b[^.;!?\n]{0,40}?\b"
+        r"(?:[\w-]+(?:'s|s')\s+)(?:[\w-]+\s+)?(?:medical|health|rent|debts?|arrears|balance|salary|"
+        r"diagnos\w*|pregnan\w*|criminal|disciplinary|immigration|credit|disability|mental health|"
+        r"home address|location|whereabouts|test results|prescriptions?|grades?|records?)\b"
+        r"[^.;!?\n]{0,40}?\bto\s+(?:the\s+|a\s+|an\s+|their\s+|his\s+|her\s+|any\s+)?(?:[\w-]+\s+)?"
+        r"(?:neighbou?rs?|strangers?|recruiters?|employers?|journalists?|reporters?|landlords?|"
+        r"friends?|relatives?|colleagues?|co-?workers?|third parties|third party|ex-?\w+|anyone|"
+        r"other (?:tenants|customers|patients|students|parents))\b|"
+        r"\b(?:tell|give|send|show|inform|confirm to)\s+(?:the\s+|their\s+|a\s+)?(?:[\w-]+(?:'s|"
+        r"s')\s+)?"
+        r"(?:recruiters?|employers?|neighbou?rs?|landlords?|journalists?|reporters?|strangers?|"
+        r"friends?|relatives?|colleagues?|co-?workers?|managers?|bosses?|insurers?)\s+(?:the\s+|"
+        r"whether\s+|if\s+|that\s+|about\s+)?[^.;!?\n]{0,40}?\b(?:medical|health|diagnos\w*|"
+        r"pregnan\w*|disability|mental health|criminal|test results|prescriptions?|hiv|illness|"
+        r"sick(?:ness)? (?:notes?|leave)|therapy)\b",
+        unless=r"\b(?:consent\w*|authori[sz]ed|their own|with (?:the\s+)?(?:patient|customer|"
+        r"tenant)'s (?:permission|consent)|never|do not|don't)\b",
     ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""

@@ -119,12 +119,17 @@ HARM: list[Rule] = [
         r"\bregardless of (?:the\s+|their\s+|its\s+|any\s+)?(?:credit (?:score|history|check)|"
         r"risk(?: score| rating| level)?|eligibility|fraud (?:flags?|scores?|alerts?|checks?)|"
         r"(?:the\s+)?checks?|warnings?|alerts?|(?:spending |credit |daily )?limits?|sanctions?|"
-        r"kyc|aml)\b",
+        r"kyc|aml|income|age|residency|documents?|paperwork|proof|status|criteria|requirements|"
+        r"(?:the\s+)?rules)\b",
     ),
     # -- a record falsified, or a warning explained away
     _rule(
         "deception",
         r"\b(?:backdate|back-date|antedate|predate)\w*\b|"
+        r"\b(?:in exchange for|if (?:they|he|she|the \w+) (?:promises?|agrees?) (?:to (?:leave|"
+        r"write|"
+        r"post|give) )?)(?:a\s+)?(?:good|positive|5-star|five-star|great|glowing)\s+(?:review|"
+        r"rating)s?\b|"
         r"\b(?:falsif(?:y|ied)|fake|forge|fabricate|doctor|alter|edit|change|rewrite|amend|"
         r"adjust|modify)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:consent|signatures?|dates?|timestamps?|"
         r"records?|notes?|logs?|forms?|entries|readings?|results?|reports?|"
