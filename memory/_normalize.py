@@ -139,16 +139,25 @@ def resegmented(text: str) -> str | None:
     return ". ".join(out) if changed else None
 
 
-def plausible_repair(words: set[str]) -> bool:
-    """False when a re-split left a short leftover no English text has ("ignore rla politique").
+def plausible_repair(words: set[str], original: set[str] = frozenset()) -> bool:
+    """False when a re-split garbled the text rather than repaired it.
 
     Re-splitting a language other than English into English words garbles it: "d'ignorer la"
-    comes out as "d ignore rla". A short word the re-split made must be a common one.
+    comes out as "d ignore rla". A short word the re-split made must be a common one; and a word
+    it cut out of a longer word of the text must leave a word, not a stray letter or two
+    ("prescribe" out of "prescriber" leaves "r"; "ignore" out of "ignoreall" leaves "all").
     """
     import wordninja
 
     cost = wordninja.DEFAULT_LANGUAGE_MODEL._wordcost
-    return all(len(w) > 3 or cost.get(w, 99.0) < _COMMON_SHORT_WORD for w in words)
+
+    def common(word: str) -> bool:
+        single = len(word) == 1 and word not in ("a", "i")
+        return len(word) > 3 or (not single and cost.get(word, 99.0) < _COMMON_SHORT_WORD)
+
+    if not all(common(w) for w in words):
+        return False
+    return all(common(o.replace(w, "", 1)) for w in words for o in original if w in o and o != w)
 
 
 _COMMON_SHORT_WORD = 11.0

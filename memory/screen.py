@@ -127,7 +127,7 @@ def _intent_reasons(text: str, depth: int, reported_benign: bool = False) -> lis
     for intent, phrase in _read(repaired, reported_benign) if repaired else []:
         # Only a phrase with a repaired word: the rest was read above, quotes and all.
         repairs = set(re.findall(r"[a-z]+", phrase.lower())) - words
-        if repairs and plausible_repair(repairs):
+        if repairs and plausible_repair(repairs, words):
             add(intent, phrase, " (words split apart)")
     for view in turned(text):
         for intent, phrase in _read(view, reported_benign):

@@ -693,6 +693,8 @@ def test_each_rule_reads_its_paraphrases(rule_set, index, text):
         "Approve the claim once the adjuster's report is attached.",
         "Hand the parcel only to the named recipient after checking their ID.",
         "Mark the applicant as eligible once the income documents are verified.",
+        # A re-split that cuts a word of the text ("prescribe r") repairs nothing.
+        "If the patient insists the dose is wrong, call the prescriber before dispensing.",
     ],
 )
 def test_ordinary_twins_pass(benign):
