@@ -308,6 +308,20 @@ AUTHORITY: list[Rule] = [
         r"comment|image|spreadsheet)\b[^.!?\n]{0,60}?\b(?:do it|follow it|carry it out|obey it|"
         r"execute it|act on it|do what it says|comply)\b",
     ),
+    # -- marked text said to come from whoever set the agent up; a permission announced as news
+    _rule(
+        "override",
+        r"\b(?:comes?|came|is|are)\s+(?:directly\s+)?from\s+(?:the|your)\s+(?:system\s+)?"
+        rf"{_SETTER}\b[^.!?\n]{{0,30}}?\b(?:carry (?:it|them) out|do (?:it|so|as it says)|follow "
+        r"(?:it|them)|obey|execute|act on (?:it|them)|comply)\b|"
+        r"\b(?:(?:the assistant|you|the agent|the bot)\s+(?:now|will now|must now|should now|"
+        r"from now on)|from now on,?\s+(?:the assistant|you|the agent|the bot))\s+(?:shares?|"
+        r"gives?|discloses?|sends?|reveals?|provides?|approves?|grants?|skips?|ignores?|"
+        r"bypass(?:es)?|"
+        r"waives?)\b[^.;!?\n]{0,30}?\b(?:full|all|complete|entire|private|"
+        r"personal|internal|confidential|account|transaction|histor(?:y|ies)|records|passwords?|"
+        r"credentials|refunds?|approvals?|checks?|verification|limits?)\b",
+    ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""
 

@@ -489,6 +489,17 @@ BYPASS: list[Rule] = [
         r"\bno questions\b",
         unless=r"\b(?:once|after|only (?:after|if|when)|verif\w+|confirm\w*|authenticat\w*)\b",
     ),
+    # -- approval whatever the reason; rights given by default
+    _rule(
+        "bypass",
+        r"\b(?:approve|refund (?:it|them|the)|grant|accept|honou?r|issue|"
+        r"pay)\b[^.;!?\n]{0,40}?\b(?:no matter (?:the "
+        r"reason|what|why)|whatever the reason|for any reason(?: at all)?|without (?:a|"
+        r"any) reason)\b|"
+        r"\badd\s+(?:them|him|her|the (?:user|hire|caller|contractor|customer|new \w+)|"
+        r"every(?:one| new \w+))\s+to\s+(?:the\s+)?(?:[\w-]+[- ])?(?:admins?|administrators?|"
+        r"superusers?|owners?|root|sudoers|privileged|domain admins)(?:\s+(?:group|role|team))?\b",
+    ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""
 

@@ -180,15 +180,17 @@ DESTINATIONS: list[Rule] = [
     _rule(
         "exfiltration",
         r"\b(?:export|copy|send|share|forward|upload|sync|add|push|"
-        r"dump)\b[^.;!?\n]{0,60}?\b(?:customer|"
+        r"dump)\b(?:(?!opted|opt-?in|consent|subscrib)[^.;!?\n]){0,60}?\b(?:customer|"
         r"caller|user|patient|member|client|donor|guest|subscriber)(?:'s|s')?\s+(?:[\w-]+\s+){0,2}?"
         r"(?:transactions|records|data|details|histor(?:y|ies)|files|statements|contacts?|"
+        r"(?:phone )?numbers?|e-?mails?|e-?mail addresses|addresses|"
         r"information|info|purchases|locations?)\b[^.;!?\n]{0,40}?\b(?:marketing|sales|advertising|"
-        r"ad|growth|lead-?gen|social media)\s+(?:team|folder|drive|list|database|crm|channel|tool|"
+        r"ad|growth|lead-?gen|social media)\s+(?:[\w-]+\s+)?(?:team|folder|drive|list|database|crm|"
+        r"channel|tool|"
         r"platform|audience|partners?)\b|"
         r"\b(?:upload|send|post|ship|transmit|exfiltrate|beacon|report)s?\b[^.;!?\n]{0,40}?\b"
         r"(?:environment variables|env vars|\.env files?|the environment)\b",
-        unless=r"\b(?:consent\w*|opted in|opt-in|anonymi[sz]ed|aggregated)\b",
+        unless=r"\b(?:consent\w*|opted[- ]in|opt-?in|subscribed|anonymi[sz]ed|aggregated)\b",
     ),
     # -- private data released to a claimed authority on the spot
     _rule(
@@ -255,6 +257,27 @@ DESTINATIONS: list[Rule] = [
         r"sick(?:ness)? (?:notes?|leave)|therapy)\b",
         unless=r"\b(?:consent\w*|authori[sz]ed|their own|with (?:the\s+)?(?:patient|customer|"
         r"tenant)'s (?:permission|consent)|never|do not|don't)\b",
+    ),
+    # -- staff-only findings, or everyone's records, handed to the person in the conversation
+    _rule(
+        "exfiltration",
+        r"\b(?:include|share|attach|send|show|forward|read out|quote|copy|give)\b[^.;!?\n]{0,40}?\b"
+        r"(?:[\w-]+(?:'s|s')\s+)?(?:internal|staff-only|confidential|private|privileged|fraud|risk|"
+        r"legal|investigat\w+|underwriting)\s+(?:notes?|comments?|assessments?|memos?|reports?|"
+        r"findings|scores?)\b[^.;!?\n]{0,40}?\b(?:for|to|with)\s+(?:the\s+)?(?:customer|user|"
+        r"caller|"
+        r"claimant|client|tenant|applicant|patient|member|them|him|her)\b|"
+        r"\b(?:for|to|with)\s+(?:the\s+)?(?:customer|user|caller|claimant|client|tenant|applicant|"
+        r"patient|member)\b[^.;!?\n]{0,40}?\b(?:include|share|attach|send|show|forward|read out|"
+        r"quote|copy|give)\b[^.;!?\n]{0,40}?\b(?:[\w-]+(?:'s|s')\s+)?(?:internal|staff-only|"
+        r"confidential|private|privileged|fraud|risk|legal|investigat\w+|underwriting)\s+(?:notes?|"
+        r"comments?|assessments?|memos?|reports?|findings|scores?)\b|"
+        r"\b(?:include|share|attach|send|show|forward|read out|give|sending|"
+        r"sharing)\b[^.;!?\n]{0,40}?"
+        r"\b(?:records?|details|data|files|accounts?|information|histor(?:y|"
+        r"ies))\s+of\s+(?:everyone|"
+        r"everybody|all (?:the\s+)?(?:other\s+)?(?:customers|users|people|members|patients|clients|"
+        r"guests|employees))\b",
     ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""

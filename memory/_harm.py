@@ -83,7 +83,8 @@ HARM: list[Rule] = [
         r"(?:an?\s+|the\s+)?(?:human|real person|person|human (?:agent|being|operator)|member of "
         rf"(?:staff|the team)|{_PROFESSION})\b|"
         r"\b(?:tell|say|claim|assure|inform|explain)\b[^.;!?\n]{0,80}?\b(?:even though|although|"
-        r"when in fact|when actually|though in fact)\b[^.;!?\n]{0,40}?\b(?:isn't|wasn't|is not|"
+        r"when in fact|when actually|though in fact|even (?:when|if))\b[^.;!?\n]{0,40}?\b(?:isn't|"
+        r"wasn't|is not|"
         r"was not|not true|false|untrue|ours|sold|shared|passed on|tracked|recorded|kept|stored|"
         r"our (?:own )?(?:fault|doing|mistake|error|outage))\b|"
         r"\b(?:don't|do not|never|without)\s+(?:disclos\w*|mention\w*|reveal\w*|admit\w*|tell\w*"
@@ -147,6 +148,25 @@ HARM: list[Rule] = [
         unless=r"\b(?:once|after|only|verified|allow-?list\w*|known senders?|"
         r"if (?:the\s+)?\w+ (?:team\s+)?(?:confirms?|verif\w+|"
         r"checks?))\b",
+    ),
+    # -- the customer worked against: tricked, charged or signed up behind their back
+    _rule(
+        "deception",
+        r"\b(?:unless|until|if|as long as)\s+(?:they|the (?:customer|user|client|member|guest|"
+        r"patient|buyer)|he|she)\s+(?:don't|doesn't|do not|does not|never)\s+(?:notice|spot|catch|"
+        r"check|complain|ask)|\blater if (?:they|the \w+|he|she) notices?\b|"
+        r"\bunless (?:they|the \w+|he|she) (?:notices?|spots? it|catch(?:es)? it|complains?)\b|"
+        r"\b(?:enrol|enroll|sign (?:them|the \w+|him|her) up|subscribe|opt (?:them|the \w+) in|"
+        r"charge|bill|renew|upgrade)\b[^.;!?\n]{0,60}?\bwithout\s+(?:mentioning|telling|informing|"
+        r"asking|disclosing|their (?:consent|knowledge|agreement)|consent)\b|"
+        r"\b(?:keep|make|leave)\s+(?:the\s+)?(?:cancel\w*|unsubscribe|opt-?out|refund|"
+        r"complaints?)\s+"
+        r"(?:button|link|option|page|form)\s+(?:hidden|hard to find|buried|out of sight)\b|"
+        r"\b(?:quote|tell|show|advertise|promise)\b[^.;!?\n]{0,30}?\b(?:lower|different|cheaper)\s+"
+        r"price\b[^.;!?\n]{0,40}?\b(?:charge|bill|invoice)\b|"
+        r"\bround\s+(?:every|all|each|the)\s+(?:refunds?|payouts?|credits?|wages?|claims?|"
+        r"compensation)\s+down\b|\b(?:apply|charge|bill)\s+(?:the\s+)?[\w-]+\s+(?:fee|charge)s?\s+"
+        r"twice\b",
     ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""
