@@ -139,7 +139,7 @@ def resegmented(text: str) -> str | None:
     return ". ".join(out) if changed else None
 
 
-def plausible_repair(words: set[str], original: set[str] = frozenset()) -> bool:
+def plausible_repair(words: set[str], original: set[str] | None = None) -> bool:
     """False when a re-split garbled the text rather than repaired it.
 
     Re-splitting a language other than English into English words garbles it: "d'ignorer la"
@@ -157,7 +157,9 @@ def plausible_repair(words: set[str], original: set[str] = frozenset()) -> bool:
 
     if not all(common(w) for w in words):
         return False
-    return all(common(o.replace(w, "", 1)) for w in words for o in original if w in o and o != w)
+    return all(
+        common(o.replace(w, "", 1)) for w in words for o in original or () if w in o and o != w
+    )
 
 
 _COMMON_SHORT_WORD = 11.0
