@@ -65,7 +65,7 @@ CJK_REPORTED_AFTER = re.compile(
 )
 _CJK_NEGATION = re.compile(
     r"(?:不要|不得|不可以?|不能|不准|不应|不應|别|別|勿|禁止|切勿|请勿|請勿|绝不|絕不|决不|決不|"
-    r"从不|從不|永远不要|永遠不要)[\u3400-\u9fff]{0,4}$"
+    r"从不|從不|永远不要|永遠不要)[\u3400-\u9fff]{0,8}$"
 )
 # "Do not hesitate to ...", "never mind the rules, ...": the negation asks for what follows.
 _AFFIRMING = re.compile(

@@ -10,8 +10,9 @@ layers, and any finding keeps it from becoming active:
    leetspeak read as letters; words split mid-word re-split (`wordninja`); the text reversed
    and ROT13-decoded;
 2. intents (`memory/_intents.py`, `_signals.py`, `_registers.py`, `_authority.py`,
-   `_bypass.py`, `_destinations.py`, `_harm.py`): overriding the instructions (also dressed as an
-   announcement, a policy update, an authority's decision, or a source ranked above the set-up),
+   `_bypass.py`, `_destinations.py`, `_harm.py`, `_languages.py`): overriding the instructions
+   (also dressed as an announcement, a policy update, an authority's decision, or a source ranked
+   above the set-up),
    skipping a check, role play, revealing the system prompt, sending data out (also by machine:
    a copy to an IP address, a DNS lookup, a credential file), hiding an act or a text,
    destroying data, handing rights to the caller, deceiving the user, spreading itself; the same
@@ -43,6 +44,7 @@ from oncourse.memory._bypass import BYPASS
 from oncourse.memory._destinations import DESTINATIONS
 from oncourse.memory._harm import HARM
 from oncourse.memory._intents import RULES, Rule, complies, intents, squeezed_intents
+from oncourse.memory._languages import LANGUAGE_SCRIPTS, LANGUAGES
 from oncourse.memory._normalize import (
     clean,
     decoded,
@@ -89,7 +91,7 @@ _LABELS = {
     "deception": "asks the agent to deceive the user or pass as someone it is not",
 }
 _RULE_SETS: tuple[list[Rule], ...] = (
-    RULES, SIGNALS, REGISTERS, AUTHORITY, BYPASS, DESTINATIONS, HARM
+    RULES, SIGNALS, REGISTERS, AUTHORITY, BYPASS, DESTINATIONS, HARM, LANGUAGES
 )
 
 
@@ -116,7 +118,7 @@ def _intent_reasons(text: str, depth: int, reported_benign: bool = False) -> lis
     for view in views(text):
         for intent, phrase in _read(view, reported_benign):
             add(intent, phrase)
-    for intent, phrase in intents(native(text), SCRIPTS, reported_benign):
+    for intent, phrase in intents(native(text), SCRIPTS + LANGUAGE_SCRIPTS, reported_benign):
         add(intent, phrase)
     words = set(re.findall(r"[a-z]+", clean(text).lower()))
     for intent, phrase, verb in squeezed_intents(squeezed(text)):
