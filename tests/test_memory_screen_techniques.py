@@ -16,8 +16,8 @@ from oncourse.memory._authority import AUTHORITY
 from oncourse.memory._bypass import BYPASS
 from oncourse.memory._destinations import DESTINATIONS
 from oncourse.memory._harm import HARM
-from oncourse.memory._languages import LANGUAGES
 from oncourse.memory._intents import intents
+from oncourse.memory._languages import LANGUAGES
 from oncourse.memory._normalize import views
 from oncourse.memory._secrets import secrets_and_pii
 from oncourse.memory.screen import active_reasons, screen_text
