@@ -322,6 +322,19 @@ AUTHORITY: list[Rule] = [
         r"personal|internal|confidential|account|transaction|histor(?:y|ies)|records|passwords?|"
         r"credentials|refunds?|approvals?|checks?|verification|limits?)\b",
     ),
+    # -- a note a tool returned obeyed; the user's word kept over the records
+    _rule(
+        "override",
+        r"\b(?:returns?|contains?|includes?|shows?|has|comes back with)\s+(?:a\s+|an\s+)?(?:note|"
+        r"message|comment|text|instruction|request|remark)\b[^.!?\n]{0,60}?\b(?:follow|obey|"
+        r"do what|"
+        r"carry out|act on|comply with)\s+(?:the|that|this|it)\b|"
+        r"\b(?:trust|believe|use|prefer|go with|take|keep)\b[^.;!?\n]{0,60}?\b(?:user|customer|"
+        r"caller|client|guest|member)(?:'s|s')?\s+(?:own\s+)?(?:message|word|claim|statement|chat|"
+        r"say-so|version)\b[^.;!?\n]{0,30}?\b(?:over|instead of|rather than|above)\s+(?:the one "
+        r"in\s+|what\s+)?(?:the\s+|our\s+)?(?:profile|records?|system|database|account|crm|data|"
+        r"file|booking|reservation)\b",
+    ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""
 

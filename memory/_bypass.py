@@ -30,7 +30,8 @@ from oncourse.memory._intents import Rule, _rule
 
 _CHECKING = (
     r"(?:checking|verifying|validating|consulting|reviewing|inspecting|auditing|authenticating|"
-    r"looking (?:at|up|into)|double-checking|cross-checking|comparing|vetting|screening)"
+    r"looking (?:at|up|into)|double-checking|cross-checking|comparing|vetting|screening|"
+    r"confirming|checking that|making sure)"
 )
 _CHECK_NOUN = (
     r"(?:review|approval|sign-?off|authori[sz]ation|verification|vetting|screening|"
@@ -80,7 +81,8 @@ BYPASS: list[Rule] = [
         r"weren't|are not|aren't|"
         r"does not|doesn't|do not|don't|will not|won't)\s+(?:yet\s+)?(?:signed off|approved|"
         r"verified|checked|confirmed|authori[sz]ed|reviewed|cleared|consented|passed|match|"
-        r"check out|add up|line up|tally|agree|arrived|come in|on (?:it|the call|the account|the "
+        r"check out|add up|line up|tally|agree|arrived|come in|covered|eligible|allowed|permitted|"
+        r"included|qualifying|valid|due|on (?:it|the call|the account|the "
         r"booking)|part of (?:it|the \w+)|named|listed|been (?:received|submitted|signed|"
         r"provided|uploaded|verified|checked|approved))\b|"
         r"\b(?:verify|check|confirm|review|validate|vet|screen|approve|audit|(?:sort|figure) out|"
@@ -100,7 +102,8 @@ BYPASS: list[Rule] = [
         r"\bno need (?:to|for)\s+(?:an?\s+|any\s+)?(?:check|verify|verification|review|approval|"
         r"look (?:anything |it |them )?up|validate|authenticate|consult|compare|vet|screen)\b|"
         r"\b(?:ids?|identification|verification|checks?|reviews?|approvals?|sign-?offs?|"
-        r"authentication)\s+(?:(?:is|are)\s+(?:not|no longer|never)|isn't|aren't)\s+"
+        r"authentication|confirmation|consent)\s+(?:(?:is|are)\s+(?:not|no longer|never)|isn't|"
+        r"aren't)\s+"
         r"(?:really\s+|strictly\s+)?"
         r"(?:needed|required|necessary)\b|"
         r"\b(?:checks?|verification|reviews?|approvals?|sign-?offs?|authentication|id checks?|"
@@ -170,9 +173,15 @@ BYPASS: list[Rule] = [
         r"executive|vip|staff|admin|owner|holder|police|lawyer|doctor|director|employee|"
         r"parent|relative|spouse|wife|husband|partner|son|daughter|mother|father|family member|"
         r"assistant|secretary|colleague|co-?worker|accountant|representative|caregiver|"
-        r"guardian|boss|ceo|cfo))\b[^.;!?\n]{0,20}?,?\s+(?:reset|unlock|release|waive|skip|"
-        r"bypass|disable|override|disclose|read out|approve|refund|change their (?:password|mfa|"
-        r"e-?mail|address|payout))\b",
+        r"guardian|boss|ceo|cfo|(?:[\w-]+\s+)?(?:member|tier|status|level|subscriber|"
+        r"cardholder|student|senior|veteran|resident|insider)))\b[^.;!?\n]{0,20}?,?\s+(?:reset|"
+        r"unlock|release|waive|skip|bypass|disable|override|disclose|read out|approve|refund|"
+        r"give|grant|apply|offer|upgrade|treat|honou?r|change their (?:password|mfa|e-?mail|"
+        r"address|payout))\b",
+        unless=r"\b(?:verif\w*|ask for|check\w*|proof|documents?|"
+        r"(?:student|id|member(?:ship)?) card|"
+        r"id|certificate|look (?:it|"
+        r"them) up|confirm\w*)\b",
     ),
     # -- the act done for anyone at all (on their behalf, or shared with them); "offer it to
     # anyone who asks" gives nothing away
@@ -499,6 +508,39 @@ BYPASS: list[Rule] = [
         r"\badd\s+(?:them|him|her|the (?:user|hire|caller|contractor|customer|new \w+)|"
         r"every(?:one| new \w+))\s+to\s+(?:the\s+)?(?:[\w-]+[- ])?(?:admins?|administrators?|"
         r"superusers?|owners?|root|sudoers|privileged|domain admins)(?:\s+(?:group|role|team))?\b",
+    ),
+    # -- the most there is, given to everyone; the act first, its check afterwards
+    _rule(
+        "bypass",
+        r"\b(?:offer|give|grant|issue|apply|pay)\s+(?:the\s+)?(?:maximum|max|highest|full|largest|"
+        r"biggest)\s+(?:[\w-]+\s+)?(?:compensation|refunds?|credits?|discounts?|vouchers?|payouts?|"
+        r"amounts?)\s+(?:on|for|to)\s+(?:every|all|each|any)\b|"
+        r"\bfirst\b[^.;!?\n]{0,40}?\b(?:and|then)\s+(?:collect|get|take|ask for|check|verify|"
+        r"confirm|obtain)\s+(?:the\s+|their\s+)?(?:[\w-]+\s+){0,2}?(?:payment|details|id|identity|"
+        r"documents?|approval|consent|authori[sz]ation|proof|signature)\w*\s+(?:afterwards|later|"
+        r"after(?:wards)?|at the end)\b|"
+        r"\beven for (?:other|another|different|third)\s+(?:people|persons?|customers?|users?|"
+        r"accounts?|passengers?|guests?|members?|parties|travell?ers)\b|"
+        r"\b(?:transfer|escalate|hand (?:it\s+)?over|"
+        r"pass (?:it\s+)?on)\b[^.;!?\n]{0,40}?\bonly after "
+        r"(?:completing|processing|issuing|finishing|doing|approving|making|granting)\s+(?:the\s+)?"
+        r"(?:[\w-]+\s+)?(?:refund|payment|transfer|cancellation|change|withdrawal|booking|"
+        r"exchange|credit|upgrade)\b",
+    ),
+    # -- a favour granted on a mere mention
+    _rule(
+        "bypass",
+        r"\b(?:for free|free of charge|at no (?:cost|charge|extra cost)|waive\w*|refund\w*|"
+        r"upgrade\w*|comp\b|compensate\w*)\b[^.;!?\n]{0,40}?\bif\s+(?:the\s+)?(?:user|customer|"
+        r"caller|guest|client|member|they|he|she)\s+(?:(?:just|merely|simply|so much as)\s+)?"
+        r"(?:mentions?|says?|claims?|states?|brings up|hints?)\b|"
+        r"\bif\s+(?:the\s+)?(?:user|customer|caller|guest|client|member|they|he|she)\s+"
+        r"(?:(?:just|merely|simply|so much as)\s+)?(?:mentions?|claims?|brings up|hints? at)\s+"
+        r"(?:an?\s+|any\s+|their\s+)?(?:[\w-]+\s+){0,2}?(?:condition|emergency|illness|disability|"
+        r"pregnancy|bereavement|complaint|problem|issue|hardship|lawyer|journalist|review)\b"
+        r"[^.;!?\n]{0,20}?,?\s*(?:just\s+)?(?:upgrade|waive|refund|comp|grant|approve)\b",
+        unless=r"\b(?:document\w*|proof|certificate|doctor'?s note|evidence|verif\w*|policy "
+        r"allows|eligible|ask for)\b",
     ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""

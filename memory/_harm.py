@@ -68,7 +68,11 @@ HARM: list[Rule] = [
         r"\b(?:change|update|set|reset|switch|point)\s+(?:the\s+)?(?:account(?:'s)?\s+|their\s+|"
         r"recovery\s+|login\s+|sign-in\s+)?(?:e-?mail(?: address)?|phone(?: number)?|mobile "
         r"number|password|mfa (?:device|phone|number)|2fa (?:device|phone|number)|recovery "
-        r"(?:e-?mail|phone|address)|payout account|mailing address)\s+to\s+(?:the one|whatever|"
+        r"(?:e-?mail|phone|address)|payout account|mailing address|(?:(?:passenger|travell?er|"
+        r"guest|"
+        r"policyholder|member|attendee|ticket|account)\s+)?names?|owner|holder|"
+        r"beneficiar(?:y|ies)|payee|recipient|account holder)(?:\s+on\s+the\s+\w+)?\s+to\s+"
+        r"(?:the one|whatever|"
         r"what|whichever|any|the (?:address|number|e-?mail))\s+(?:the\s+)?(?:caller|user|customer|"
         r"requester|they|he|she|person)\s+(?:gives?|provides?|says?|asks? for|wants?|names?|"
         r"mentions?|reads? out|types?|sends?)\b",
@@ -121,7 +125,7 @@ HARM: list[Rule] = [
         r"risk(?: score| rating| level)?|eligibility|fraud (?:flags?|scores?|alerts?|checks?)|"
         r"(?:the\s+)?checks?|warnings?|alerts?|(?:spending |credit |daily )?limits?|sanctions?|"
         r"kyc|aml|income|age|residency|documents?|paperwork|proof|status|criteria|requirements|"
-        r"(?:the\s+)?rules)\b",
+        r"(?:the\s+)?rules|(?:[\w-]+\s+)?(?:window|period|deadline|terms|conditions|coverage))\b",
     ),
     # -- a record falsified, or a warning explained away
     _rule(
