@@ -442,7 +442,12 @@ def negated(
     return bool(reported_benign or situation or _REFUSAL.search(text))
 
 
-_CONDITION = re.compile(r"\b(?:if|when|whenever|in case)\b", re.IGNORECASE)
+_CONDITION = re.compile(
+    r"\b(?:if|when|whenever|in case|si|se|quand|lorsque|wenn|falls|als|indien|wanneer|je[sś]li|"
+    r"je[zż]eli|gdy|e[gğ]er|om|n[aä]r|если|когда|jika|apabila|n[eế]u|khi)\b|如果|若是|もし|場合|만약|"
+    r"경우|إذا|אם",
+    re.IGNORECASE,
+)
 _COMPLY = re.compile(
     r"\b(?:do (?:it|so|that|as (?:asked|told|requested|they say|they ask))|comply|complies|"
     r"go ahead|go along|follow (?:it|them|their|the (?:request|instructions?))|obey|"

@@ -89,15 +89,21 @@ _SHOW_FOREIGN = (
     r"copia|copie|kopier\w*|cita|cite)"
 )
 
+# Text between a verb and its object that holds no negation ("dela aldrig ..." is the refusal).
+_GAP = (
+    r"(?:(?!\b(?:aldrig|inte|nunca|jam[aá]s|jamais|nie|nigdy|niemals|nicht|mai|non|no|niet|nooit|"
+    r"asla|never|not|ne|pas|n[aã]o)\b)[^.;!?\n])"
+)
+
 LANGUAGES: list[Rule] = [
     # -- data sent to a personal, private or outside address
     _rule(
         "exfiltration",
-        rf"\b{_SEND}\b[^.;!?\n]{{0,80}}?\b(?:{_OUTSIDE}\b[^.;!?\n]{{0,20}}?\b{_MAILBOX}|"
+        rf"\b{_SEND}\b{_GAP}{{0,80}}?\b(?:{_OUTSIDE}\b[^.;!?\n]{{0,20}}?\b{_MAILBOX}|"
         rf"{_MAILBOX}\w*\s+(?:\w+\s+)?{_OUTSIDE})\b",
     ),
     # -- the set-up revealed
-    _rule("prompt-reveal", rf"\b{_SHOW_FOREIGN}\b[^.;!?\n]{{0,40}}?\b{_SETUP_FOREIGN}"),
+    _rule("prompt-reveal", rf"\b{_SHOW_FOREIGN}\b{_GAP}{{0,40}}?\b{_SETUP_FOREIGN}"),
     # -- the agent made an assistant without rules
     _rule(
         "role-play",
@@ -119,7 +125,7 @@ LANGUAGES: list[Rule] = [
         r"comparte|partage\w*|teile\w*|condividi|compartilhe|deel|udost[eę]pnij\w*|payla[sş]|dela|"
         r"muestra|montre|zeig\w*|mostra|toon|poka[zż]\w*|g[oö]ster|visa|s[oö]yle|dite|diga|"
         r"sag\w*|zeg|powiedz)\b"
-        rf"[^.;!?\n]{{0,60}}?\b{_OTHER_CUSTOMER}\b",
+        rf"{_GAP}{{0,60}}?\b{_OTHER_CUSTOMER}\b",
     ),
 ]
 """Rules read like `memory/_intents.RULES` on the cleaned text (negated forms benign)."""

@@ -41,7 +41,7 @@ FOREIGN_NEGATOR = (
     r"jam[aá]s|ni|tampoco|n[aã]o|nem|ne|n['’]|pas|aucune?|non(?!-)|mai|nicht|niemals|nie|"
     r"kein(?:e|en|em|er)?|niet|nooit|geen|inte|aldrig|ej|nigdy|asla|jangan|tidak|bukan|не|никогда|"
     r"нельзя|ни|"
-    r"không|đừng|chớ|rifiuta\w*|refusez|refuser|rechaz\w+|recus\w+|lehnen?|verweiger\w*|"
+    r"không|đừng|chớ|rifiuta\w*|refusez|refuser|rech[aá]z\w+|recus\w+|lehnen?|verweiger\w*|"
     r"weiger\w*|odm[oó]w\w*|odrzu\w+|reddet\w*|avb[oö]j\w*|отказ\w*|отклон\w*)"
 )
 # Scripts without word boundaries Python reads (Devanagari, Hebrew, Arabic): space-delimited.
