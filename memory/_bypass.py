@@ -305,7 +305,8 @@ BYPASS: list[Rule] = [
         r"pas besoin de|inutile de|nicht n[oö]tig,? zu|non (?:serve|[eè] necessario)|"
         r"niet nodig om te|nie trzeba|beh[oö]ver inte)\s+(?:\w+\s+)?(?:verific\w*|comprob\w*|"
         r"v[eé]rifi\w*|pr[uü]f\w*|controll\w*|kontroll\w*|sprawdz\w*|weryfik\w*|"
-        r"verifiera|controleren|confirm\w*)\b|"
+        r"verifiera|controleren|confirm\w*|pedir (?:la\s+)?identificaci[oó]n|identit\w*|"
+        r"identifica\w*|documento\w*|ausweis\w*|kimlik\w*|legitymacj\w*)\b|"
         r"\bkeine\s+(?:\w+\s+)?(?:pr[uü]fung|verifizierung|kontrolle|genehmigung)\s+(?:n[oö]tig|"
         r"erforderlich)\b",
         negatable=False,

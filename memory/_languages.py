@@ -127,6 +127,38 @@ LANGUAGES: list[Rule] = [
         r"sag\w*|zeg|powiedz)\b"
         rf"{_GAP}{{0,60}}?\b{_OTHER_CUSTOMER}\b",
     ),
+    # -- the rules declared not to apply, or a check no longer needed (the negation is the claim)
+    _rule(
+        "override",
+        r"\b(?:reglas|normas|pol[ií]ticas?|r[eè]gles|politique|regeln|richtlinien?|regole|"
+        r"politic[ah]e?|regras|regels|beleid|zasady|regu[łl]y|kurallar|regler(?:na)?|policyn)\b"
+        r"[^.;!?\n]{0,30}?\b(?:no (?:se )?aplica\w*|no (?:valen|cuentan|rigen)|ne s'appliquent "
+        r"(?:plus|pas)|ne s'applique (?:plus|pas)|gelten nicht|gilt nicht|non (?:valgono|si "
+        r"applicano|vale)|n[aã]o se aplica\w*|n[aã]o valem|gelden niet|geldt niet|nie (?:dotycz\w+|"
+        r"obowi[aą]zuj\w+)|(?:i[cç]in )?ge[cç]erli de[gğ]il|g[aä]ller inte)\b|"
+        r"\b(?:verificaci[oó]n|comprobaci[oó]n|identificaci[oó]n|v[eé]rifications?|contr[oô]les?|"
+        r"identit[aä]tspr[uü]fung|pr[uü]fung|kontrolle|verifica|verifiche|controll[oi]|"
+        r"verifica[cç][aã]o|verifica[cç][oõ]es|verificatie|controle|weryfikacja|kontrola|"
+        r"do[gğ]rulama|kontrol|verifiering(?:en)?|kontrollen)\b[^.;!?\n]{0,30}?\b(?:ya no es "
+        r"necesari[ao]|no es necesari[ao]|ne (?:sont|est) plus (?:n[eé]cessaires?|obligatoires?)|"
+        r"(?:ist|sind) (?:ab sofort |jetzt )?nicht mehr (?:n[oö]tig|erforderlich|notwendig)|"
+        r"entf[aä]ll\w*|non (?:[eè]|sono) pi[uù] necessari\w*|n[aã]o (?:[eé]|s[aã]o) mais "
+        r"necess[aá]ri\w*|(?:is|zijn) niet meer nodig|nie jest ju[zż] potrzebn\w*|art[iı]k gerekli "
+        r"de[gğ]il|beh[oö]vs inte l[aä]ngre)\b",
+        negatable=False,
+    ),
+    # -- whatever the customer asks for, granted
+    _rule(
+        "bypass",
+        r"\b(?:aprueba|apruebe|concede|conceda|otorga|acepta|aprove|aprova|d[eê]|concedi|approva|"
+        r"accorde\w*|accept\w*|gew[aä]hr\w*|genehmig\w*|gib|keur|geef|zatwierd[zź]\w*|przyznaj\w*|"
+        r"daj|onayla\w*|godk[aä]nn\w*|bevilja\w*)\b[^.;!?\n]{0,20}?\b(?:cualquier|todo lo que|"
+        r"qualquer|tudo o que|qualsiasi|tutto ci[oò] che|jede[nrs]?|alles,? was|tout ce qu|"
+        r"n'importe quel\w*|elke|alles wat|ka[zż]d\w+|wszystko,? czego|her [sş]eyi|vad som helst|"
+        r"alla)\b[^.;!?\n]{0,40}?\b(?:pida|solicite|quiera|pedir|quiser|solicitar|richiest\w*|"
+        r"chied\w*|verlangt|will|w[uü]nscht|fordert|demande\w*|veut|vraagt|wil|poprosi|chce|"
+        r"isterse|ister|ber om|vill)\b",
+    ),
 ]
 """Rules read like `memory/_intents.RULES` on the cleaned text (negated forms benign)."""
 
@@ -175,6 +207,15 @@ LANGUAGE_SCRIPTS: list[Rule] = [
         r"(?:其他客户|其他客戶|别的客户|別的客戶)的|"
         r"他の(?:顧客|お客様)の[^。！？.\n]{0,15}?(?:教え|伝え|送|見せ|共有)|"
         r"다른 고객(?:의)?[^.!?\n]{0,20}?(?:알려|공유|보내|보여|제공)",
+    ),
+    # -- the rules declared not to apply: ru, zh, ja, ko, ar
+    _rule(
+        "override",
+        r"правила\s+(?:\w+\s+)?не\s+(?:распространяются|действуют|применяются)|проверк\w+\s+"
+        r"(?:больше\s+)?не\s+нужн|规则不适用|規則不適用|不需要验证|不需要驗證|无需验证|無需驗證|"
+        r"ルールは適用され(?:ません|ない)|確認は不要|(?:규칙이|규칙은)\s*적용되지\s*않|"
+        r"(?:확인|인증)이\s*필요\s*없|القواعد\s+لا\s+تنطبق|لا\s+تنطبق\s+القواعد",
+        negatable=False,
     ),
 ]
 """Rules for other scripts, read on the text as written (`memory/_normalize.native`)."""
