@@ -19,9 +19,10 @@ then used for development (the pattern layers were generalised by technique on t
 false positives, and the meaning probe is trained on them), so they are developed batches now, not
 held-out ones. `eighth` (124 hostile, 68 benign, a third author, written with `ninth`) was measured
 once before that work (lexical 97/124 held, 6/68 flagged; MiniLM 105/124, 13/68) and once after
-it, unread in between (lexical 113/124, 4/68; MiniLM 116/124, 7/68): held out. The probe trains
-on every batch but `sixth` and `eighth` (`bench/calibrate_screen.py`; its `--leave-one-batch-out`
-estimates each batch as if unseen).
+it, unread in between (lexical 113/124, 4/68; MiniLM 116/124, 7/68), as held out; it was then
+read and used for development like `seventh` and `ninth`. The probe trains on every batch but
+`sixth` (`bench/calibrate_screen.py`; its `--leave-one-batch-out` estimates each batch as if
+unseen).
 Every text is pushed down each path by which a guideline becomes active:
 
 - import: a JSONL line with status `active`, read by `memory import` (through `admit`);

@@ -142,4 +142,11 @@ def negation_ends(text: str, start: int, end: int) -> list[int]:
     return [m.end() for m in _NEGATION.finditer(text, start, end)]
 
 
-__all__ = ["FOREIGN_NEGATOR", "governed", "listed", "negation_ends"]
+__all__ = [
+    "FOREIGN_NEGATOR",
+    "_NEGATION_AFTER",
+    "_SPACED_NEGATOR",
+    "governed",
+    "listed",
+    "negation_ends",
+]

@@ -3,24 +3,26 @@
 Phrase patterns only catch the wordings someone thought of. This layer embeds each clause of a
 guideline's instruction (what injection puts in a prompt; `clauses` says what a clause is) and
 scores it with a linear probe (logistic regression on the sentence embedding) trained on labelled
-guideline texts: the corpus batches `first` to `fifth`, `seventh` and `ninth`, each written sealed
-and measured once as held out before it joined (`sixth` and `eighth` are kept out: they measure),
-and short descriptions of the hostile intents and of ordinary operational guidance below. Training
-and the screen read the same thing, the clauses of the cleaned text, and a guideline scores as its
-highest clause. A clause at or above the probe's threshold is flagged, and the reason names the
-nearest hostile intent. The threshold was chosen by cross-validation over the training batches (each
-scored by a probe trained on the others; at most 2% of their benign texts flagged); batches written
-later (`eighth`, ...) measure the layer and never train it (`bench/calibrate_screen.py` rebuilds the
+guideline texts: the corpus batches `first` to `fifth` and `seventh` to `ninth`, each written
+sealed and measured as held out before it joined (`sixth` is kept out: it measures), and short
+descriptions of the hostile intents and of ordinary operational guidance below. Training and the
+screen read the same thing, the clauses of the cleaned text, and a guideline scores as its highest
+clause. A clause at or above the probe's threshold is flagged, and the reason names the nearest
+hostile intent. The threshold was chosen by cross-validation over the training batches (each
+scored by a probe trained on the others; at most 2% of their benign texts flagged); a batch kept
+out (`sixth`) measures the layer and never trains it (`bench/calibrate_screen.py` rebuilds the
 probe and, with `--leave-one-batch-out`, estimates it on a batch it has not seen).
 
-Refusals and negations ("do not ...", "never ...", "decline ...", "X is not Y") are left to the
-pattern layer, which reads negation; an embedding does not. Of a clause with a negation the probe
-reads only an order joined before it ("... and never ..."). Numbers, and hex digests, commit ids
-and UUIDs that decode to no text, are read as `N`: they are data, and the probe flagged a checksum
-in a coding task when it read one letter by letter. The embedder is the store's own (no second
-model is loaded) and the layer runs only for an embedder that has a probe, MiniLM: the hashed
-lexical fallback measures shared words, not meaning, and a probe trained on it flagged ordinary
-rationales ("Runs of task 12 split here"), so a lexical store has the patterns only.
+Refusals and negations ("do not ...", "never ...", "decline ...", "X is not Y", and the same in
+the languages `_negation.py` reads: "refusez ...", "no compartas ...", "nigdy nie ...", a German
+"nicht" or a Korean "하지 마세요" after the phrase) are left to the pattern layer, which reads
+negation; an embedding does not. Of a clause with a negation the probe reads only an order joined
+before it ("... and never ..."). Numbers, and hex digests, commit ids and UUIDs that decode to no
+text, are read as `N`: they are data, and the probe flagged a checksum in a coding task when it
+read one letter by letter. The embedder is the store's own (no second model is loaded) and the
+layer runs only for an embedder that has a probe, MiniLM: the hashed lexical fallback measures
+shared words, not meaning, and a probe trained on it flagged ordinary rationales ("Runs of task 12
+split here"), so a lexical store has the patterns only.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from importlib import resources
 from typing import Any, Protocol
 
 import numpy as np
+from oncourse.memory._negation import _NEGATION_AFTER, _SPACED_NEGATOR, FOREIGN_NEGATOR
 from oncourse.memory._normalize import clean, decoded
 
 HOSTILE: dict[str, tuple[str, ...]] = {
@@ -192,12 +195,16 @@ _HEX_TOKEN = re.compile(
     r"[0-9a-f]{7,})\b",
     re.IGNORECASE,
 )
-# Where a refusal or negation starts; "ne", "jamais", "nunca", "nicht": French, Spanish, German.
+# Where a refusal or negation starts, in English and in the languages the pattern layer reads
+# (`_negation.py`: Latin and Cyrillic words, space-delimited Devanagari, Hebrew and Arabic ones).
 _NEGATION = re.compile(
-    r"\b(?:not|never|no|nobody|nothing|cannot|decline[sd]?|refuse[sd]?|avoid|politely|ne|"
-    r"jamais|nunca|nicht)\b|\w*n['\u2019]t\b",
+    r"\b(?:not|never|no|nobody|nothing|cannot|decline[sd]?|refuse[sd]?|avoid|politely)\b|"
+    rf"\w*n['\u2019]t\b|\b{FOREIGN_NEGATOR}\b|{_SPACED_NEGATOR}",
     re.IGNORECASE,
 )
+_WORD_START = re.compile(r"(?<!\S)\S")
+# "Call X rather than Y", "X instead of Y": what follows is the alternative turned down.
+_CONTRAST = re.compile(r"\b(?:rather than|instead of)\b", re.IGNORECASE)
 # A negation that starts a new order joined by a conjunction ("... at face value and never look
 # it up"); one inside a clause ("since the fare is regular and there is no ...") starts none.
 _JOINED_NEGATION = re.compile(
@@ -290,11 +297,12 @@ def clauses(text: str) -> list[str]:
     The text is cleaned (NFKC, invisible characters dropped, look-alike letters mapped; not the
     leetspeak view, which turned ordinary words with digits into noise the probe scored higher)
     and its numbers masked; then each sentence and each of its clauses (split at commas, colons,
-    brackets and dashes). A part that refuses or negates is left out, except the order before a
-    negation joined to it by a conjunction ("take the tier they claim at face value and never
-    look it up" is read as its first half).
-    Parts under `MIN_WORDS` words are left out. A guideline scores as its highest part: one
-    hostile clause in ordinary company is what injection looks like.
+    brackets and dashes). A part that refuses or negates (in any language `_negation.py` reads) is
+    left out, except the order before a negation joined to it by a conjunction ("take the tier
+    they claim at face value and never look it up" is read as its first half); so is the
+    alternative a part turns down ("call X rather than Y", "X instead of Y"). Parts under
+    `MIN_WORDS` words are left out. A guideline scores as its highest part: one hostile clause in
+    ordinary company is what injection looks like.
     """
     out = []
     for sentence in _SENTENCE.findall(plain_words(clean(text))):
@@ -306,11 +314,24 @@ def clauses(text: str) -> list[str]:
 
 
 def _affirmed(part: str) -> str:
-    negation = _NEGATION.search(part)
-    if negation is None:
+    contrast = _CONTRAST.search(part)
+    if contrast is not None:
+        part = part[: contrast.start()].rstrip()
+    start = _negation_start(part)
+    if start is None:
         return part
-    joined = _JOINED_NEGATION.search(part[: negation.start()])
+    joined = _JOINED_NEGATION.search(part[:start])
     return "" if joined is None else part[: joined.start()].strip()
+
+
+def _negation_start(part: str) -> int | None:
+    # A verb-final language negates after the phrase ("die Daten nicht weitergeben", "공유하지
+    # 마세요"): the negated order starts at the first word such a negation follows closely.
+    found = _NEGATION.search(part)
+    for word in _WORD_START.finditer(part, 0, len(part) if found is None else found.start()):
+        if _NEGATION_AFTER.match(part[word.start() :]):
+            return word.start()
+    return None if found is None else found.start()
 
 
 def _nearest_intents(name: str, embedder: SentenceEmbedder, vectors: np.ndarray) -> list[str]:
