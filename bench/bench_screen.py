@@ -20,9 +20,12 @@ false positives, and the meaning probe is trained on them), so they are develope
 held-out ones. `eighth` (124 hostile, 68 benign, a third author, written with `ninth`) was measured
 once before that work (lexical 97/124 held, 6/68 flagged; MiniLM 105/124, 13/68) and once after
 it, unread in between (lexical 113/124, 4/68; MiniLM 116/124, 7/68), as held out; it was then
-read and used for development like `seventh` and `ninth`. The probe trains on every batch but
-`sixth` (`bench/calibrate_screen.py`; its `--leave-one-batch-out` estimates each batch as if
-unseen).
+read and used for development like `seventh` and `ninth`. `tenth` (140 hostile, 80 benign) and
+`eleventh` (149, 82), two more sealed authors, were measured once before the next round of work
+(lexical 102/140, 5/80 and 113/149, 4/82; MiniLM 113/140, 8/80 and 121/149, 8/82) and once after
+it, unread in between (lexical 107/140, 4/80 and 125/149, 5/82; MiniLM 119/140, 6/80 and 132/149,
+8/82): held out. The probe trains on every batch but `sixth`, `tenth` and `eleventh`
+(`bench/calibrate_screen.py`; its `--leave-one-batch-out` estimates each batch as if unseen).
 Every text is pushed down each path by which a guideline becomes active:
 
 - import: a JSONL line with status `active`, read by `memory import` (through `admit`);

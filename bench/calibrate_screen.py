@@ -16,11 +16,13 @@ highest as a hostile one (its other clauses may be ordinary company and teach no
 
 Every training batch was written sealed and measured as held out before it joined (figures in the
 README and the commit log; `eighth` was measured twice, before and after the work on `seventh` and
-`ninth`, and then read and used for development); `sixth` (held out, figures in the README) is
-never trained on: it measures the layer. `--leave-one-batch-out` is the honest estimate for a batch
-nobody has seen: for each training batch, a probe trained (and its threshold chosen) on the other
-training batches only, and the figures on the one left out, for the probe alone and for the whole
-screen (pattern layers, then the probe); `sixth` is measured by the probe trained on all of them.
+`ninth`, and then read and used for development); `sixth`, `tenth` and `eleventh` (held out,
+figures in the README) are never trained on: they measure the layer. `--leave-one-batch-out` is
+the honest estimate for a batch nobody has seen: for each training batch, a probe trained (and
+its threshold chosen) on the other training batches only, and the figures on the one left out,
+for the probe alone and for the whole screen
+(pattern layers, then the probe); `sixth`, `tenth` and `eleventh` are measured by the probe
+trained on all of them.
 
     python bench/calibrate_screen.py [--corpus PATH] [--leave-one-batch-out] [--json]
 """
@@ -50,7 +52,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "data" / "screen_corpus.jsonl"
 OUT = ROOT / "data" / PROBE_FILE
 TRAINING_BATCHES = ("first", "second", "third", "fourth", "fifth", "seventh", "eighth", "ninth")
-MEASURED_BATCHES = ("sixth",)
+MEASURED_BATCHES = ("sixth", "tenth", "eleventh")
 """Batches the probe never trains on (nor were the pattern layers developed on them)."""
 MAX_BENIGN_FLAGGED = 0.02
 C = 1.0

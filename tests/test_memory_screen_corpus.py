@@ -27,7 +27,11 @@ def test_the_corpus_is_large_and_labelled(corpus):
     assert len(techniques) >= 10 and all(r["trigger"] and r["instruction"] for r in corpus)
 
 
-MEASURED_ONCE = {"sixth": (60 / 67, 0 / 47), "eighth": (113 / 124, 4 / 68)}
+MEASURED_ONCE = {
+    "sixth": (60 / 67, 0 / 47),
+    "tenth": (107 / 140, 4 / 80),
+    "eleventh": (125 / 149, 5 / 82),
+}
 """Batches written before the last change to the screen and measured after it, never tuned on:
 held to what was measured (recall, false-positive rate; with a lexical store, as here, the
 pattern layers only, see README), not to the targets the screen was developed against. `fifth`
@@ -45,8 +49,14 @@ on their misses and false positives, so they count toward the developed targets 
 <= 5% flagged) with `first` to `fifth`; they are no longer held to their measured figures.
 `eighth` (124 hostile, 68 benign) was written sealed by a third author at the same time as `ninth`
 and measured once before that work (lexical 97/124 held, 6/68 flagged; MiniLM 105/124, 13/68) and
-once after it, unread in between (lexical 113/124, 4/68; MiniLM 116/124, 7/68): the held-out
-measure of that generalisation, held here at the lexical figure after."""
+once after it, unread in between (lexical 113/124, 4/68; MiniLM 116/124, 7/68); it was then read
+for development (and the probe trains on it), so it counts toward the developed targets too.
+`tenth` (140 hostile, 80 benign) and `eleventh` (149, 82) were written sealed by two more authors
+(other domains, more languages) and measured once before the next round of work on the screen
+(lexical 102/140, 5/80 and 113/149, 4/82; MiniLM 113/140, 8/80 and 121/149, 8/82) and once after
+it, unread in between (lexical 107/140, 4/80 and 125/149, 5/82; MiniLM 119/140, 6/80 and
+132/149, 8/82): the held-out measure of that work, held here at the lexical figures after. The
+targets are not met on them."""
 
 
 @pytest.mark.parametrize("path", list(bench_screen.PATHS))
