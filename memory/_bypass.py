@@ -103,8 +103,7 @@ BYPASS: list[Rule] = [
         r"look (?:anything |it |them )?up|validate|authenticate|consult|compare|vet|screen)\b|"
         r"\b(?:ids?|identification|verification|checks?|reviews?|approvals?|sign-?offs?|"
         r"authentication|confirmation|consent)\s+(?:(?:is|are)\s+(?:not|no longer|never)|isn't|"
-        r"aren't)\s+"
-        r"(?:really\s+|strictly\s+)?"
+        r"aren't)\s+(?:really\s+|strictly\s+)?"
         r"(?:needed|required|necessary)\b|"
         r"\b(?:checks?|verification|reviews?|approvals?|sign-?offs?|authentication|id checks?|"
         r"identity checks?|kyc|screening|vetting)\s+(?:can|may|could|should)\s+(?:safely\s+|"
@@ -179,8 +178,7 @@ BYPASS: list[Rule] = [
         r"give|grant|apply|offer|upgrade|treat|honou?r|change their (?:password|mfa|e-?mail|"
         r"address|payout))\b",
         unless=r"\b(?:verif\w*|ask for|check\w*|proof|documents?|"
-        r"(?:student|id|member(?:ship)?) card|"
-        r"id|certificate|look (?:it|"
+        r"(?:student|id|member(?:ship)?) card|id|certificate|look (?:it|"
         r"them) up|confirm\w*)\b",
     ),
     # -- the act done for anyone at all (on their behalf, or shared with them); "offer it to
@@ -331,10 +329,8 @@ BYPASS: list[Rule] = [
         r"\bpre-?(?:verified|authenticated|authori[sz]ed|screened|cleared)\b|"
         r"\b(?:assume|treat|consider|regard|deem|accept)\s+(?:[\w'’-]+\s+){0,5}?(?:as\s+|to be\s+|"
         r"is\s+|are\s+)(?:already\s+)?(?:an?\s+)?(?:verified|valid|authori[sz]ed|authenticated|"
-        r"genuine|"
-        r"legitimate|approved|eligible|cleared|(?:the\s+)?(?:verified\s+)?account (?:owner|"
-        r"holder)s?"
-        r"|the (?:card|account) ?holder)\b",
+        r"genuine|legitimate|approved|eligible|cleared|(?:the\s+)?(?:verified\s+)?account (?:owner|"
+        r"holder)s?|the (?:card|account) ?holder)\b",
         unless=r"\b(?:once|after|only (?:if|when|after)|(?:if|when) (?:the\s+)?[\w-]+ "
         r"(?:matches|match|passes|pass|succeeds|checks out|is confirmed|comes back)|"
         r"in this (?:chat|conversation|session|call))\b",
@@ -355,8 +351,7 @@ BYPASS: list[Rule] = [
         r"backdoor|back-door|default|superuser|god)\s+(?:password|credentials?|key|account|login|"
         r"pin|code|token)\b|"
         r"\b(?:unlock|reset|open|access|log into|sign into|take over|disable)\s+(?:any|every|"
-        r"all)\s+"
-        r"(?:user\s+|customer\s+|member\s+|client\s+)?(?:accounts?|profiles?|mailboxes)\b|"
+        r"all)\s+(?:user\s+|customer\s+|member\s+|client\s+)?(?:accounts?|profiles?|mailboxes)\b|"
         r"\b(?:don't|do not|no need to|never)\s+bother\s+(?:with\s+)?(?:verif|check|confirm|"
         r"validat|authenticat|review|ask|screen|vet)\w*",
         unless=r"\bonly (?:during|in|for|when|if)\b",
@@ -418,8 +413,7 @@ BYPASS: list[Rule] = [
         r"approvals?|reviews?|sign-?offs?|two-person rule|four-eyes(?: rule)?|dual control)\s+"
         r"(?:is\s+|are\s+)?(?:off|disabled|suspended|paused|waived)\b",
         unless=r"\b(?:recommend|suggest|ask (?:them|the \w+) to|help (?:them|the \w+)|"
-        r"turn (?:it|them) "
-        r"(?:back )?on|enable|re-?enable|report|escalate|warn)\b",
+        r"turn (?:it|them) (?:back )?on|enable|re-?enable|report|escalate|warn)\b",
     ),
     # -- the people who watch for abuse kept out of it
     _rule(
@@ -429,8 +423,7 @@ BYPASS: list[Rule] = [
         r"in|involv(?:e|ing)|escalat(?:e|ing)(?:\s+\w+){0,3}?\s+to|notify(?:ing)?|inform(?:ing)?|"
         r"flag(?:ging)?(?:\s+\w+){0,2}?\s+(?:to|for)|cc(?:ing)?|tell(?:ing)?|alert(?:ing)?|"
         r"report(?:ing)?(?:\s+\w+){0,3}?\s+to)\s+(?:the\s+)?(?:fraud|security|compliance|risk|"
-        r"legal|"
-        r"aml|trust (?:&|and) safety|audit|regulators?|the regulator|police|ethics)\b|"
+        r"legal|aml|trust (?:&|and) safety|audit|regulators?|the regulator|police|ethics)\b|"
         r"\bnever\s+escalate\s+(?:any\s+)?(?:complaints?|reports?|tickets?|issues?|concerns?)\s+"
         r"(?:about|against|involving|from|concerning)\b|"
         r"\b(?:route|send|forward|redirect|pipe|point)\s+(?:all\s+|the\s+|"
@@ -459,8 +452,7 @@ BYPASS: list[Rule] = [
         r"review)\b[^.;!?\n]{0,20}?\b(?:red|fail\w*|broken|flaky|pending|not (?:passed|finished|"
         r"green)|haven't passed|unfinished)\b|"
         r"\b(?:merge|deploy|ship|release)\b[^.!?\n]{0,40}?\b(?:ci|tests?|checks?|build)\s+(?:is|"
-        r"are)\s+"
-        r"(?:just\s+)?(?:being\s+)?(?:flaky|noise|noisy|broken anyway|wrong)\b",
+        r"are)\s+(?:just\s+)?(?:being\s+)?(?:flaky|noise|noisy|broken anyway|wrong)\b",
     ),
     # -- pressure or an unverifiable claim standing in for the decision
     _rule(

@@ -157,8 +157,7 @@ DESTINATIONS: list[Rule] = [
         r"balance|archive|spreadsheet|logs?|withdrawals?|crypto|coins?|bitcoin|btc|eth|usdt|"
         r"stablecoins?|assets|tokens)\b[^.;!?\n]{0,40}?"
         r"\bto\s+(?:whatever|any|whichever)\s+(?:new\s+)?(?:(?:e-?mail\s+)?address|account|number|"
-        r"url|"
-        r"link|iban|wallet|endpoint|webhook|recipient)\s+(?:the\s+|their\s+|"
+        r"url|link|iban|wallet|endpoint|webhook|recipient)\s+(?:the\s+|their\s+|"
         r"this\s+)?(?:[\w'’-]+\s+)?"
         r"(?:ticket|e-?mail|message|note|document|attachment|chat|comment|invoice|letter|caller|"
         r"customer|user|sender|they|he|she)\s+(?:mentions?|gives?|provides?|says?|lists?|contains?|"
@@ -186,8 +185,7 @@ DESTINATIONS: list[Rule] = [
         r"(?:phone )?numbers?|e-?mails?|e-?mail addresses|addresses|"
         r"information|info|purchases|locations?)\b[^.;!?\n]{0,40}?\b(?:marketing|sales|advertising|"
         r"ad|growth|lead-?gen|social media)\s+(?:[\w-]+\s+)?(?:team|folder|drive|list|database|crm|"
-        r"channel|tool|"
-        r"platform|audience|partners?)\b|"
+        r"channel|tool|platform|audience|partners?)\b|"
         r"\b(?:upload|send|post|ship|transmit|exfiltrate|beacon|report)s?\b[^.;!?\n]{0,40}?\b"
         r"(?:environment variables|env vars|\.env files?|the environment)\b",
         unless=r"\b(?:consent\w*|opted[- ]in|opt-?in|subscribed|anonymi[sz]ed|aggregated)\b",
@@ -216,8 +214,7 @@ DESTINATIONS: list[Rule] = [
     _rule(
         "exfiltration",
         r"\b(?:bcc|cc|forward|send|copy|e-?mail|mail|sync|share)\b[^.;!?\n]{0,60}?\b(?:their|his|"
-        r"her|"
-        r"a|my|your)?\s*(?:gmail|yahoo|hotmail|outlook\.com|protonmail|proton mail|icloud|gmx|"
+        r"her|a|my|your)?\s*(?:gmail|yahoo|hotmail|outlook\.com|protonmail|proton mail|icloud|gmx|"
         r"personal (?:e-?mail|inbox|address|account|mailbox)|private (?:e-?mail|inbox|address|"
         r"mailbox))\b|"
         r"\bbcc\b[^.;!?\n]{0,60}?\b(?:on|in|to)\s+(?:all|every|each|any)\b|"
@@ -265,8 +262,7 @@ DESTINATIONS: list[Rule] = [
         r"(?:[\w-]+(?:'s|s')\s+)?(?:internal|staff-only|confidential|private|privileged|fraud|risk|"
         r"legal|investigat\w+|underwriting)\s+(?:notes?|comments?|assessments?|memos?|reports?|"
         r"findings|scores?)\b[^.;!?\n]{0,40}?\b(?:for|to|with)\s+(?:the\s+)?(?:customer|user|"
-        r"caller|"
-        r"claimant|client|tenant|applicant|patient|member|them|him|her)\b|"
+        r"caller|claimant|client|tenant|applicant|patient|member|them|him|her)\b|"
         r"\b(?:for|to|with)\s+(?:the\s+)?(?:customer|user|caller|claimant|client|tenant|applicant|"
         r"patient|member)\b[^.;!?\n]{0,40}?\b(?:include|share|attach|send|show|forward|read out|"
         r"quote|copy|give)\b[^.;!?\n]{0,40}?\b(?:[\w-]+(?:'s|s')\s+)?(?:internal|staff-only|"

@@ -37,15 +37,13 @@ HARM: list[Rule] = [
     _rule(
         "destruction",
         r"\brm\s+-(?:rf|fr|r)\s+(?:/|~|\*|\$HOME|\.)(?:\s|$|[;&|])|\bdrop\s+(?:table|database|"
-        r"schema)"
-        r"\b|\btruncate\s+table\s+\w+|\bdelete\s+from\s+\w+\s*(?:;|$)|\bmkfs\b|"
+        r"schema)\b|\btruncate\s+table\s+\w+|\bdelete\s+from\s+\w+\s*(?:;|$)|\bmkfs\b|"
         r"\bdd\s+if=/dev/(?:zero|random|urandom)\b|"
         r"\b(?:delete|wipe|purge|destroy|erase|drop|shred|nuke|remove)\s+"
         r"(?:all\s+|every\s+|the\s+|our\s+|any\s+)*(?:(?:production|prod|live|offsite|off-site|"
         r"customer|nightly|database)\s+)?"
         r"(?:backups?|snapshots?|replicas?|production (?:database|data|tables?)|"
-        r"prod (?:database|db)|"
-        r"(?:customer|user|patient|client) (?:records|data|accounts|database)|"
+        r"prod (?:database|db)|(?:customer|user|patient|client) (?:records|data|accounts|database)|"
         r"(?:all|every) (?:records|data|files|users|accounts|tables))\b",
         unless=r"\b(?:older than|after \d+|retention|expired|test (?:data|accounts)|staging|"
         r"(?:on|upon) request|right to erasure|gdpr|asked to be forgotten|confirm\w*|approv\w*|"
@@ -58,8 +56,7 @@ HARM: list[Rule] = [
         r"her|whoever(?:\s+\w+){0,3})\s+(?:full|admin(?:istrator)?|root|owner|superuser|elevated|"
         r"write|unrestricted|global)\s+(?:access|rights|role|privileges|permissions|control)\b|"
         r"\b(?:make|promote)\s+(?:the\s+)?(?:caller|user|customer|requester|them|him|"
-        r"her)\s+(?:an?\s+)?"
-        r"(?:admin(?:istrator)?|owner|superuser|root)\b",
+        r"her)\s+(?:an?\s+)?(?:admin(?:istrator)?|owner|superuser|root)\b",
         unless=_WAITS,
     ),
     # -- an account's contact or sign-in details changed to what the caller gives
@@ -69,8 +66,7 @@ HARM: list[Rule] = [
         r"recovery\s+|login\s+|sign-in\s+)?(?:e-?mail(?: address)?|phone(?: number)?|mobile "
         r"number|password|mfa (?:device|phone|number)|2fa (?:device|phone|number)|recovery "
         r"(?:e-?mail|phone|address)|payout account|mailing address|(?:(?:passenger|travell?er|"
-        r"guest|"
-        r"policyholder|member|attendee|ticket|account)\s+)?names?|owner|holder|"
+        r"guest|policyholder|member|attendee|ticket|account)\s+)?names?|owner|holder|"
         r"beneficiar(?:y|ies)|payee|recipient|account holder)(?:\s+on\s+the\s+\w+)?\s+to\s+"
         r"(?:the one|whatever|"
         r"what|whichever|any|the (?:address|number|e-?mail))\s+(?:the\s+)?(?:caller|user|customer|"

@@ -32,8 +32,7 @@ _TARGETS = (
     r"kyc|aml|background|credit|fraud|sanctions|eligibility|compliance|age|approval|verification)"
     r" check|[a-z]+-[a-z]+ checks?|(?:sanctions|aml|kyc|fraud|security|background|credit|pep|"
     r"watchlist) (?:screening|checks|review|vetting)|(?:approval|quality|release|security|review|"
-    r"compliance|"
-    r"deployment|deploy|merge) gates?|"
+    r"compliance|deployment|deploy|merge) gates?|"
     r"fare rules|"
     r"two-factor(?: authentication)?|2fa|mfa|multi-factor(?: authentication)?|kyc|"
     r"(?:spending|credit|rate|approval|refund|usage|transfer|withdrawal) (?:limits?|caps?)|"
@@ -257,8 +256,7 @@ RULES = [
         r"\bas (?:if|though) (?:the\s+|your\s+|all\s+)?(?:safety|content|policy|guard|"
         r"moderation)?\s*"
         r"(?:settings|filters|rules|guardrails|restrictions|policies|limits|safeguards)\s+(?:were|"
-        r"are|"
-        r"had been)\s+(?:off|turned off|switched off|disabled|removed|lifted|gone|suspended)\b|"
+        r"are|had been)\s+(?:off|turned off|switched off|disabled|removed|lifted|gone|suspended)\b|"
         r"\bas (?:if|though) you (?:had|have) no (?:rules|restrictions|limits|guidelines|"
         r"filters)\b",
     ),
