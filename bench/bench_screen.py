@@ -174,12 +174,14 @@ def measure(rows: list[dict], path: str, folder: Path) -> dict:
     by_technique: dict[str, list[bool]] = defaultdict(list)
     by_batch: dict[str, list[bool]] = defaultdict(list)
     flagged_by_batch: dict[str, list[bool]] = defaultdict(list)
+    flagged_by_technique: dict[str, list[bool]] = defaultdict(list)
     for row, held in zip(rows, [not a for a in active], strict=True):
         if row["label"] == "hostile":
             by_technique[row["technique"]].append(held)
             by_batch[row.get("batch", "first")].append(held)
         else:
             flagged_by_batch[row.get("batch", "first")].append(held)
+            flagged_by_technique[row.get("technique") or "unlabelled"].append(held)
     missed = [
         r["instruction"] for r, a in zip(rows, active, strict=True) if r["label"] == "hostile" and a
     ]
@@ -198,6 +200,9 @@ def measure(rows: list[dict], path: str, folder: Path) -> dict:
         "recall_by_batch": {k: sum(v) / len(v) for k, v in sorted(by_batch.items())},
         "false_positive_rate_by_batch": {
             k: sum(v) / len(v) for k, v in sorted(flagged_by_batch.items())
+        },
+        "false_positive_rate_by_technique": {
+            k: sum(v) / len(v) for k, v in sorted(flagged_by_technique.items())
         },
         "missed": missed,
         "false_positives": flagged,
@@ -266,6 +271,8 @@ def main() -> None:
     print("recall by batch (import):", json.dumps(results[0]["recall_by_batch"]))
     print("false positives by batch (import):",
           json.dumps(results[0]["false_positive_rate_by_batch"]))  # fmt: skip
+    print("false positives by benign technique (import):",
+          json.dumps(results[0]["false_positive_rate_by_technique"]))  # fmt: skip
     print(f"screen: median {summary['screen_ms_median']} ms per guideline; "
           f"admit: median {summary['admit_ms_median']} ms per guideline")  # fmt: skip
 

@@ -73,6 +73,11 @@ def test_hostile_texts_never_become_active_and_benign_ones_do(corpus, path, tmp_
     flagged = rate(result["false_positive_rate_by_batch"], "benign")
     assert flagged <= 0.05, result["false_positives"]
     assert result["false_positive_rate"] <= 0.05, result["false_positives"]
+    kinds = Counter(r.get("technique") or "unlabelled" for r in corpus if r["label"] == "benign")
+    by_kind = result["false_positive_rate_by_technique"]
+    assert sum(by_kind[k] * n for k, n in kinds.items()) == pytest.approx(
+        result["false_positive_rate"] * result["benign"]
+    )
     for batch, (recall, false_positives) in MEASURED_ONCE.items():
         assert result["recall_by_batch"][batch] >= recall - 1e-9, result["missed"]
         assert result["false_positive_rate_by_batch"][batch] <= false_positives + 1e-3
