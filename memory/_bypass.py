@@ -5,9 +5,10 @@ often put as the manner of an ordinary act, or as the act's missing step:
 
 - the act done without its check: "approve it without checking the order history", "merge it
   without review", "run it without asking anyone", "even if the prescriber has not signed off",
-  "unlock it first and verify later";
+  "unlock it first and verify later", "even if no doctor has examined the patient";
 - the check declared unneeded: "no ID check needed", "no longer need sign-off", "verification can
-  be skipped";
+  be skipped", "no sign-off or paper trail needed", "no need to check that the caller is really
+  the holder";
 - every act of a kind approved unseen: "auto-approve every refund";
 - the check's question left unasked: "do not ask for the reference or the last name" (here the
   negation is the order, so it is read whatever negates it);
@@ -40,7 +41,8 @@ _CHECK_NOUN = (
     r"paperwork|documentation|supporting documents|(?:second |additional )?approvers?|"
     r"call-?backs?(?: step| call)?|receipts?|proof of \w+|security questions?|identity questions?|"
     r"knowledge-based authentication|kba|one-time codes?|otps?|2fa|mfa|two-factor|signatures?|"
-    r"work orders?|prescriptions?|permits?|inspections?|referrals?|consent forms?|"
+    r"work orders?|prescriptions?|permits?|inspections?|referrals?|consent forms?|estimates?|"
+    r"appraisals?|"
     r"[\w-]+(?:'s|s')\s+(?:report|signature|assessment|sign-?off|approval|review|inspection|"
     r"authori[sz]ation|consent|go-ahead|okay|ok))"
 )
@@ -56,6 +58,7 @@ _ANYONE = (
     r"(?:(?:whoever|whomever|anyone who|anybody who|anyone that|any caller who)\s+(?:asks|requests|"
     r"calls|wants|claims|says|writes|messages|phones|gives|provides|names|mentions|knows|is on the "
     r"(?:line|phone|call)|is calling|is asking|happens to (?:call|ask)|emails|e-mails|texts|"
+    r"cites|invokes|"
     r"contacts (?:us|you)|shows up|walks in|rings)\b|"
     r"(?:anyone|anybody|whoever|people|someone|callers?)\s+claiming\b|"
     r"(?:any\s+|all\s+)?(?:callers?|people|customers?|users?|students?|visitors?|players?|"
@@ -84,7 +87,10 @@ BYPASS: list[Rule] = [
         r"check out|add up|line up|tally|agree|arrived|come in|covered|eligible|allowed|permitted|"
         r"included|qualifying|valid|due|on (?:it|the call|the account|the "
         r"booking)|part of (?:it|the \w+)|named|listed|been (?:received|submitted|signed|"
-        r"provided|uploaded|verified|checked|approved))\b|"
+        r"provided|uploaded|verified|checked|approved)|theirs|his|hers|(?:their|his|her) own)\b|"
+        r"\beven (?:if|though|when) (?:none|no one|nobody|no [\w-]+)\s+(?:has\s+|have\s+|had\s+|"
+        r"actually\s+|ever\s+)?(?:saw|seen|reviewed|checked|examined|signed|approved|looked at|"
+        r"verified|attended|was present|read)\b|"
         r"\b(?:verify|check|confirm|review|validate|vet|screen|approve|audit|(?:sort|figure) out|"
         r"do|handle|complete|deal with|run)\s+(?:it\s+|them\s+|(?:(?:the|their|any)\s+)?"
         r"(?:[\w-]+\s+)?(?:verification|checks?|review|approval|paperwork|kyc|vetting)\s+|"
@@ -97,21 +103,33 @@ BYPASS: list[Rule] = [
     _rule(
         "bypass",
         r"\bno\s+(?:[\w-]+\s+){0,2}?(?:checks?|verification|review|approval|sign-?off|"
-        r"authentication|id|identification|proof|kyc)\s+(?:is\s+|are\s+)?(?:needed|required|"
-        r"necessary|wanted)\b|"
+        r"authentication|id|identification|proof|kyc|audit trail|paper trail|call-?back)"
+        r"(?:\s+(?:or|and|nor)\s+(?:[\w-]+\s+){0,2}?(?:checks?|verification|review|approval|"
+        r"sign-?off|audit trail|paper trail|call-?back|record|log(?:ging)?))?\s+(?:is\s+|are\s+)?"
+        r"(?:needed|required|necessary|wanted)\b|"
+        r"\bno need to (?:confirm|check|verify|make sure|ensure|establish)\s+(?:that\s+)?"
+        r"(?:the\s+)?(?:requester|caller|user|customer|sender|person|they|he|she)\s+(?:is|are|"
+        r"was|has|have)\s+(?:actually|really|truly|in fact|who|"
+        r"the (?:owner|holder|guardian|parent)|listed|authori[sz]ed|entitled|eligible|registered|"
+        r"on the account)\b|"
+        r"\bno need to ask\s+(?:the\s+)?[\w-]+\s+to\s+(?:confirm|approve|agree to|okay)\s+"
+        r"(?:the\s+|their\s+|any\s+)?(?:[\w-]+\s+)?(?:charges?|payments?|amounts?|bills?|"
+        r"purchases?|transactions?|identity)\b|"
         r"\bno need (?:to|for)\s+(?:an?\s+|any\s+)?(?:check|verify|verification|review|approval|"
         r"look (?:anything |it |them )?up|validate|authenticate|consult|compare|vet|screen)\b|"
         r"\b(?:ids?|identification|verification|checks?|reviews?|approvals?|sign-?offs?|"
         r"authentication|confirmation|consent)\s+(?:(?:is|are)\s+(?:not|no longer|never)|isn't|"
         r"aren't)\s+(?:really\s+|strictly\s+)?"
         r"(?:needed|required|necessary)\b|"
-        r"\b(?:checks?|verification|reviews?|approvals?|sign-?offs?|authentication|id checks?|"
-        r"identity checks?|kyc|screening|vetting)\s+(?:can|may|could|should)\s+(?:safely\s+|"
+        r"\b(?:checks?|verification|validation|reviews?|approvals?|sign-?offs?|authentication|"
+        r"id checks?|identity checks?|kyc|screening|vetting)\s+(?:can|may|could|should)\s+"
+        r"(?:safely\s+|"
         r"just\s+)?be\s+(?:skipped|waived|bypassed|ignored|omitted|dropped|relaxed|overlooked|"
         r"dispensed with)\b|"
         r"\bno longer (?:needs?|requires?|calls? for)\s+(?:an?\s+|any\s+)?(?:[\w-]+\s+){0,2}?"
         r"(?:checks?|verification|reviews?|approvals?|sign-?offs?|authentication|id|"
-        r"identification|proof|paperwork|authori[sz]ation|consent)\b",
+        r"identification|proof|paperwork|authori[sz]ation|consent|call-?backs?|approvers?|"
+        r"co-?signers?|countersignatures?|audit trails?)\b",
     ),
     # -- the check's question left unasked (the negation is the order)
     _rule(
@@ -141,7 +159,9 @@ BYPASS: list[Rule] = [
         r"verified|ok|successful|satisfied)\b|"
         r"\b(?:mark|set|record|flag|log|tick|enter)\s+(?:the\s+|their\s+|its\s+|this\s+)?"
         r"(?:[\w-]+\s+){1,3}?as\s+(?:passed|approved|verified|cleared|authori[sz]ed|validated|"
-        r"received|submitted|signed|on file|eligible|qualified|compliant|paid|complete)\b",
+        r"received|submitted|signed|on file|eligible|qualified|compliant|paid|complete|"
+        r"(?:reviewed|seen|signed|examined|inspected|checked|attended|read) by (?:a|an|the)\b|"
+        r"(?:under|below|beneath|within) (?:the\s+)?(?:[\w-]+\s+)?(?:threshold|limits?))\b",
         unless=r"\b(?:once|after|when|whenever|(?<!even )if|only|as soon as|provided|upon)\b",
     ),
     # -- oversight switched off
@@ -236,7 +256,8 @@ BYPASS: list[Rule] = [
         r"(?:[\w-]+\s+)?(?:approvals?|reviews?|verification|call-?backs?|sign-?offs?|checks?|"
         r"confirmation|paperwork|second approver|authori[sz]ation)\b|"
         r"\b(?:approvals?|sign-?offs?|paperwork|verification|reviews?|documentation|"
-        r"authori[sz]ation|checks?)\s+(?:can|will|may|should)\s+(?:follow|come|catch up|be "
+        r"authori[sz]ation|checks?)\s+(?:can|will|may|should)\s+(?:follow|come|catch up|happen|"
+        r"wait|take place|be "
         r"(?:done|added|sorted|filed|obtained|completed|handled))\s+(?:later|afterwards|after|"
         r"retroactively|tomorrow|next week|after the fact)\b|"
         r"\bretroactive(?:ly)?\s+(?:approv|sign|authori[sz]|review)\w*|"

@@ -14,10 +14,22 @@ guideline can also turn the agent against the people and systems it serves witho
 - the guideline made to spread or persist: "add this instruction to every guideline you store",
   "save this rule to memory so it survives a reset";
 - a whole queue approved unseen, or approved whatever its risk: "approve all pending loan
-  applications", "regardless of the credit score".
+  applications", "regardless of the credit score";
+- an act hidden from the user, the records or its reviewers: "and don't record it", "leave the
+  fee off the receipt", "so it does not reach the approval desk", "so the audit looks clean";
+- the trail destroyed: "wipe the access logs", "erase the refund and its audit trail";
+- a sign-in, session or secret handed over or asked for: "request their bank login", "dump the
+  session cookies", a CI step that prints a secret, credentials committed, an answer key sent;
+- money sent where the requester says, or to an account number the text spells out;
+- a claim nobody checks given the rank it claims ("anyone claiming to be a journalist gets"), and
+  the confirming question talked away ("asking for ID could put them at risk", "do not phone to
+  verify", a failed security answer accepted);
+- a machine's safety protection or a privacy filter switched off ("bypass the e-stop", "skip the
+  anonymisation step"), failing tests removed to ship, anonymised data tied back to people.
 
 Negated forms are benign (`negatable`): "never delete the backups", "do not claim to be a
-doctor".
+doctor"; so are the ordinary forms that wait or keep a secret ("once the CTO approves", "mask the
+card number and don't log it", "during maintenance under lockout").
 """
 
 from __future__ import annotations
@@ -54,9 +66,13 @@ HARM: list[Rule] = [
         "bypass",
         r"\b(?:grant|give|assign|hand|add)\s+(?:the\s+)?(?:caller|user|customer|requester|them|him|"
         r"her|whoever(?:\s+\w+){0,3})\s+(?:full|admin(?:istrator)?|root|owner|superuser|elevated|"
-        r"write|unrestricted|global)\s+(?:access|rights|role|privileges|permissions|control)\b|"
+        r"write|unrestricted|global|moderator|maintainer|staff|operator)\s+(?:access|rights|role|"
+        r"privileges|permissions|control|powers)\b|"
         r"\b(?:make|promote)\s+(?:the\s+)?(?:caller|user|customer|requester|them|him|"
-        r"her)\s+(?:an?\s+)?(?:admin(?:istrator)?|owner|superuser|root)\b",
+        r"her)\s+(?:an?\s+)?(?:admin(?:istrator)?|owner|superuser|root|moderator)\b|"
+        r"\badd\s+(?:the\s+)?(?:user|account|member|contractor|caller|them|him|her)\s+(?:[\w.@-]+\s+)?"
+        r"as\s+(?:an?\s+)?(?:organi[sz]ation|org|workspace|project|repo(?:sitory)?|tenant|domain|"
+        r"global|site|super)[- ]?(?:owner|admin(?:istrator)?|superuser|root|maintainer)s?\b",
         unless=_WAITS,
     ),
     # -- an account's contact or sign-in details changed to what the caller gives
@@ -167,6 +183,166 @@ HARM: list[Rule] = [
         r"\bround\s+(?:every|all|each|the)\s+(?:refunds?|payouts?|credits?|wages?|claims?|"
         r"compensation)\s+down\b|\b(?:apply|charge|bill)\s+(?:the\s+)?[\w-]+\s+(?:fee|charge)s?\s+"
         r"twice\b",
+    ),
+    # -- an act hidden from the user, the records or the people who review it
+    _rule(
+        "concealment",
+        r"\b(?:and|then|but)\s+(?:don't|do not|never)\s+(?:log|record|document|write down|note "
+        r"down|report|mention)\s+(?:it|this|that|them|the (?:change|transfer|split|action|access|"
+        r"recovery|refund|payment|grant|deletion|override|exception))\b|"
+        r"\bleave\s+(?:the|any|this|that|each)\s+(?:[\w%-]+\s+)?(?:split|transfers?|fees?|"
+        r"charges?|deductions?|payments?|adjustments?|refunds?|credits?|commissions?|surcharges?|"
+        r"withdrawals?|deposits?|overrides?|exceptions?)\s+(?:out of|off)\s+(?:the\s+|any\s+)?"
+        r"(?:[\w'’-]+\s+)?(?:confirmations?|receipts?|reports?|logs?|records?|summar(?:y|ies)|"
+        r"statements?|e-?mails?|invoices?|audits?|notes?|tickets?)\b|"
+        r"\bso (?:that )?(?:it|this|they|the [\w-]+)\s+(?:does not|doesn't|do not|don't|won't|"
+        r"will not|never)\s+(?:go(?:es)?|gets? (?:sent|routed|escalated)|ends? up|shows? up|"
+        r"appears?|lands?|comes? up|reach(?:es)?)\s+(?:to|in|on|before|at)?\s*(?:the\s+|a\s+|"
+        r"any\s+)?(?:[\w-]+\s+){0,2}?(?:senior|supervisors?|managers?|review(?:ers?)?|approv\w+|"
+        r"audit(?:ors?)?|compliance|fraud|risk|escalations?|second-line|qa)\b|"
+        r"\b(?:delete|remove|hide|erase|purge|wipe|omit|leave out|drop|clear|suppress|edit|alter|"
+        r"change)\s+(?:the\s+|all\s+|any\s+)?(?:[\w'’-]+\s+){0,4}?(?:records?|history|logs?|"
+        r"alarms?|deviations?|incidents?|errors?|complaints?|failures?|failed [\w-]+|exceptions?|"
+        r"findings?|violations?|defects?|checks?)\b[^.;!?\n]{0,60}?\bso (?:that )?(?:the\s+)?"
+        r"(?:[\w-]+\s+)?(?:reports?|audits?|"
+        r"records?|books|logs?|numbers|dashboards?|inspections?|reviews?)\s+(?:looks?|appears?|"
+        r"seems?|comes? out|reads?|stays?)\s+(?:clean|spotless|fine|normal|compliant|perfect|"
+        r"green)\b",
+        # A secret kept out of the log is care: "mask the card number and don't log it".
+        unless=r"\b(?:card (?:number|details)|password|pin|cvv|ssn|token|secret|credentials|"
+        r"personal data|pii)s?\s*\0|\b(?:duplicate|blank|empty|formatting|typos?|reversed|voided|"
+        r"cancell?ed)\b",
+    ),
+    # -- the trail of what happened destroyed: alarm history, audit records, receipts
+    _rule(
+        "destruction",
+        r"\b(?:delete|wipe|purge|erase|clear|remove|shred|destroy|scrub)\s+(?:the\s+|all\s+|"
+        r"any\s+|every\s+)?(?:(?:last|past|previous)\s+(?:[\w-]+\s+){0,2}?of\s+(?:the\s+)?)?"
+        r"(?:[\w-]+\s+){0,2}?(?:alarm|incident|deviation|audit|event|access|error|complaint|fault|"
+        r"inspection|safety|quality|approval|transaction|security|change|maintenance)\s+"
+        r"(?:history|histories|logs?|records?|trails?|entries|reports?)\b|"
+        r"\b(?:delete|remove|erase|void|destroy|shred)\s+(?:the\s+)?[\w-]+\s+and\s+(?:its|the|"
+        r"their|any)\s+(?:receipts?|records?|audit trails?|log entries|paper trails?|history)\b",
+        unless=r"\b(?:older than|after \d+|retention|expired|archiv\w*|duplicates?|test|staging|"
+        r"once|after|approv\w*|right to erasure|gdpr|asked to be forgotten)\b",
+    ),
+    # -- a sign-in, session or secret handed over, asked for, or put where others read it
+    _rule(
+        "exfiltration",
+        r"\b(?:ask (?:them |the \w+ |him |her )?for|request|collect|send|give|share|e-?mail|text|"
+        r"hand over|paste|post|tell)\s+(?:them\s+|him\s+|her\s+|the \w+\s+)?(?:the\s+|their\s+|"
+        r"your\s+|our\s+|its\s+|his\s+|her\s+)?(?:[\w'’-]+\s+){0,2}?(?:online banking|internet "
+        r"banking|banking|bank|e-?mail|account|admin|vpn|portal|wallet)\s+(?:logins?|passwords?|"
+        r"credentials|pins?|passcodes?|seed phrases?)"
+        r"(?!\s+(?:page|link|screen|url|help|instructions|form|reset|policy|rules))\b|"
+        r"\b(?:export|dump|print|echo|post|send|share|e-?mail|leak|reveal|disclose|list|paste)\s+"
+        r"(?:all\s+|the\s+|every\s+|any\s+)?(?:active\s+|live\s+|current\s+|valid\s+)?"
+        r"(?:session|auth|refresh|bearer|oauth|access)\s+(?:tokens?|cookies?)\b|"
+        r"\b(?:echo|print|printf|cat|log|write|output)\w*\s+(?:\$\{\{\s*)?secrets\.\w+|"
+        r"\b(?:commit|push|check in|upload|publish)\s+(?:the\s+)?(?:[\w-]+\s+)?(?:\.env(?![.\w-])|"
+        r"(?:production |prod |live )?(?:credentials|secrets|private keys?|passwords|api keys?))"
+        r"(?!\s+(?:rotation|template|example|scanner|policy|check))\b|"
+        r"\b(?:commit|push|check in|upload|publish)\s+(?:the\s+)?[\w./-]+\s+(?:file\s+)?with\s+"
+        r"(?:the\s+)?(?:(?:real|production|prod|live)\s+)+(?:credentials|secrets|keys|"
+        r"passwords|tokens)\b|"
+        r"\b(?:send|give|share|show|reveal|leak|e-?mail|post|hand|text|forward)\s+(?:them\s+|him\s+|"
+        r"her\s+|the \w+\s+)?(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:answer keys?|(?:exam|test|quiz) "
+        r"(?:answers|solutions))\b",
+        unless=r"\b(?:after (?:the (?:exam|test|quiz)|grading|it closes)|once (?:the (?:exam|test|"
+        r"quiz)|grading)|instructors?|teachers?|graders?|faculty|examiners?)\b",
+    ),
+    # -- money moved to a destination the requester names, or to an account the text spells out
+    _rule(
+        "bypass",
+        r"\b(?:move|transfer|wire|send|sweep|pay out|withdraw|route|redirect|remit)\s+(?:the\s+|"
+        r"their\s+|all\s+|its\s+|his\s+|her\s+)?(?:[\w'’-]+\s+){0,2}?(?:balance|funds|money|"
+        r"savings|crypto|coins|holdings|assets|deposit|payouts?|payments?|wages|salary)\b"
+        r"[^.;!?\n]{0,40}?\bto\s+(?:the|a|any|whatever|whichever)\s+(?:[\w-]+\s+){0,2}?"
+        r"(?:address|account|wallet|iban|card)\s+(?:that\s+)?(?:they|the (?:caller|user|customer|"
+        r"requester|sender)|he|she)\s+(?:gives?|provides?|names?|sends?|supplies|specif\w+|"
+        r"mentions?|pastes?)\b|"
+        r"\b(?:move|transfer|wire|send|pay|deposit|route|redirect|split|remit|sweep|add)\b"
+        r"[^.;!?\n]{0,60}?\b(?:to|into)\s+(?:the\s+)?(?:account|acct|routing|iban|wallet|aba)\s*"
+        r"(?:#|no\.?|number)?\s*:?\s*[0-9][0-9 -]{5,}",
+        unless=r"\b(?:once|after|only (?:if|when|after)|verif\w+|on file|call-?back)\b",
+    ),
+    # -- a claim nobody checks given the rank it claims: "any player claiming to be a streamer gets"
+    _rule(
+        "bypass",
+        r"\b(?:any(?:one|body)?|every|all|users?|players?|customers?|callers?|people|members?|"
+        r"guests?|students?|visitors?|clients?|applicants?|requesters?)\s+(?:[\w-]+\s+)?"
+        r"(?:who\s+(?:say|says|claim|claims|state|states)|claiming|saying)\s+(?:that\s+)?"
+        r"(?:they(?:'re| are| were)|to be|to have(?: been)?)\s+(?:an?\s+|the\s+|their\s+)?"
+        r"(?:[\w'’-]+\s+){0,3}?(?:verified|streamers?|vips?|staff|employees?|owners?|holders?|"
+        r"journalists?|press|police|officers?|doctors?|lawyers?|landlords?|managers?|admins?|"
+        r"members?|partners?|promised|approved|authori[sz]ed|cleared|eligible|entitled|premium|"
+        r"influencers?|creators?|insiders?|executives?|directors?|relatives?|parents?|guardians?|"
+        r"students?|veterans?|seniors?|moderators?|developers?)\b[^.;!?\n]{0,60}?\b(?:gets?|"
+        r"receives?|"
+        r"(?:can|may|should|will) (?:be (?:treated|given|granted|upgraded|approved|counted)|get|"
+        r"have|receive)|(?:is|are) (?:treated|given|granted|approved|entitled)|qualif(?:y|ies))\b",
+        unless=r"\b(?:only (?:if|when|after|once)|once|after (?:checking|verif\w+|confirming)|"
+        r"if (?:they|it) (?:can )?(?:show|prove|provide|upload)|(?:show|provide|upload|send)s? "
+        r"(?:a |an |the |their )?(?:proof|id|documents?|card|certificate)|ask (?:for|them))\b",
+    ),
+    # -- the confirming question or call talked away: danger, fury, a failed answer accepted
+    _rule(
+        "bypass",
+        r"\b(?:asking|checking|verifying|confirming|(?:any\s+)?questions)\b[^.;!?\n]{0,30}?\b"
+        r"(?:could|might|would|will|may)\s+(?:put|place|leave)\b[^.;!?\n]{0,30}?\b(?:in danger|"
+        r"at risk|in harm's way)|"
+        r"\b(?:wire|transfer|pay|send|release|move|change|update)\b[^.;!?\n]{0,80}?\b(?:don't|"
+        r"do not|no need to|never)\s+(?:call|ring|phone|check)(?:\s+(?:back|them|him|her|the "
+        r"\w+))?\s+to\s+(?:confirm|verify|check)\b|"
+        r"\baccept\s+(?:an?\s+)?[\"'“]?(?:i (?:don't|do not|can't|cannot) (?:remember|recall|"
+        r"know)|not sure|no answer|a wrong answer|wrong answers|any answer)|"
+        r"\beven (?:if|when|though)\s+(?:they|the (?:caller|user|customer|guest|member)|he|she)\s+"
+        r"(?:can't|cannot|can not|fails? to|doesn't|does not|don't|do not)\s+(?:answer|remember|"
+        r"recall|pass|provide|know)\b",
+    ),
+    # -- a machine's safety protection switched off or set where it never trips
+    _rule(
+        "bypass",
+        r"\b(?:disable|turn off|switch off|bypass|defeat|jumper|deactivate|inhibit|override|"
+        r"bridge out|silence)\s+(?:the\s+|all\s+|any\s+|its\s+)?(?:[\w-]+\s+)?(?:auto-?shutdown|"
+        r"automatic shutdown|safety (?:interlocks?|valves?|cut-?offs?|switch(?:es)?|systems?|"
+        r"controls?|limits?|trips?|guards?|sensors?|relays?)|interlocks?|emergency stops?|"
+        r"e-?stops?|"
+        r"kill switch(?:es)?|trip (?:systems?|switch(?:es)?)|smoke detectors?|fire alarms?|"
+        r"gas detectors?|overload protection|overpressure protection|sprinklers?)\b|"
+        r"\b(?:raise|increase|set|push|bump|max out)\s+(?:the\s+)?(?:[\w'’-]+\s+){0,2}?(?:alarm|"
+        r"alert|trip|shutdown|safety|pressure|temperature)\s+(?:thresholds?|limits?|set-?points?)"
+        r"\s+to\s+(?:the\s+|its\s+)?(?:maximum|max|highest|top|the top)\b",
+        unless=r"\b(?:maintenance|lockout|tagout|permit|drill|calibrat\w*|qualified|"
+        r"re-?enable\w*|turn (?:it|them) back on|commissioning|test(?:ing)? (?:it|the \w+))\b",
+    ),
+    # -- a privacy protection switched off before data leaves: the scrubber, the redaction
+    _rule(
+        "bypass",
+        r"\b(?:turn off|disable|skip|bypass|remove|switch off|drop|comment out)\s+(?:the\s+)?"
+        r"(?:[\w-]+\s+)?(?:pii|phi|redaction|anonymi[sz]ation|pseudonymi[sz]ation|masking|"
+        r"scrubb(?:er|ing)|de-?identification|dlp|data loss prevention)(?:\s+(?:step|filter|"
+        r"scrubber|stage|check|pass|tool|module|rules?))?\b",
+        unless=r"\b(?:synthetic|dummy|fake|test data|already (?:redacted|anonymi[sz]ed|masked))\b",
+    ),
+    # -- a failing check made to pass by removing it: tests deleted, errors let through
+    _rule(
+        "bypass",
+        r"\b(?:delete|remove|skip|comment out|disable|xfail|mute)\s+(?:the\s+|all\s+|any\s+|"
+        r"every\s+)?(?:currently\s+)?(?:failing|broken|red)\s+(?:unit\s+|integration\s+|"
+        r"e2e\s+)?(?:tests?|checks?|specs?|test cases?|jobs?)\b|"
+        r"\bset\s+(?:continue-on-error|allow[_-]failure)\b",
+        unless=r"\b(?:ticket|issue|quarantine|track\w*|fix(?:ed)?|obsolete|deleted|removed|"
+        r"deprecated|dead code|after|once)\b",
+    ),
+    # -- people put back to the rows of data that had been made anonymous
+    _rule(
+        "bypass",
+        r"\b(?:re-?identif(?:y|ies|ying)|de-?anonymi[sz]e)\b|"
+        r"\b(?:join|link|match|merge|map|tie)\w*\s+(?:the\s+)?(?:de-?identified|anonymi[sz]ed|"
+        r"pseudonymi[sz]ed|masked|redacted)\s+(?:[\w-]+\s+){0,2}?(?:back\s+)?(?:to|with|"
+        r"against|onto)\s+(?:the\s+)?(?:[\w-]+\s+)?(?:names|identities|addresses|ids|contact "
+        r"details|people|persons|individuals|participants|patients)\b",
     ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""
