@@ -62,12 +62,15 @@ DESTINATIONS: list[Rule] = [
         r"\.[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b",
         negatable=False,
     ),
-    # -- a secret encoded for transport
+    # -- a secret encoded for transport (not a door's key: "encode a new key card for the room")
     _rule(
         "exfiltration",
         r"\b(?:(?:hex|base-?64|base-?32|url|rot-?13|ascii)[- ]?encod(?:e|es|ed|ing)|"
         r"encod(?:e|es|ing)|base64|obfuscat(?:e|es|ing))\b[^.;!?\n]{0,30}?\b(?:the\s+|your\s+|"
-        rf"our\s+|an?\s+|any\s+|each\s+)?(?:[\w-]+\s+)?{_SECRET}\b",
+        rf"our\s+|an?\s+|any\s+|each\s+)?(?:[\w-]+\s+)?{_SECRET}\b"
+        r"(?<!\bnew key)(?<!\bspare key)(?<!\breplacement key)(?<!\bduplicate key)(?<!\broom key)"
+        r"(?<!\bdoor key)(?<!\bextra key)(?<!\bsecond key)(?<!\bguest key)(?!\s*(?:-\s*)?(?:cards?|"
+        r"fobs?)\b)",
     ),
     # -- the files where credentials live
     _rule(

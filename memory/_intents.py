@@ -61,6 +61,12 @@ _SENSITIVE = (
 )
 
 
+_GUEST_PASSWORD = (
+    r"\b(?:guest|visitor|public|customer|lobby)[- ](?:wi-?fi|wireless|network|hotspot|internet)\s+"
+    r"passwords?\b"
+)
+
+
 # Where a "developer mode" is an app's or a device's: "in the app", "under Settings > About".
 DEVICE_PLACE = (
     r"\b(?:in|on|of|from|for|under|via)\s+(?:the|your|their|its|this|that|my|his|her|an?)\s+"
@@ -68,6 +74,15 @@ DEVICE_PLACE = (
     r"tablet|laptop|android|ios|iphone|firmware|camera|printer|game|handset|watch|tv)\b|"
     r"\bsettings\s*>|\btap\b|\b(?:android|ios|ipados|iphone|ipad|windows|macos|chrome|firefox|"
     r"safari|edge|linux|chromebook)\b"
+)
+
+
+# Where a "god mode" is a game's: one of its settings or options, in single-player or a sandbox.
+GAME_MODE = (
+    r"\0\s+(?:is|was|are)\s+(?:a|an|the|one)\s+(?:[\w-]+\s+){0,3}?(?:option|setting|cheat|"
+    r"feature|toggle)s?\b|\bsettings\s*>|\b(?:single-?player|sandbox (?:mode|option|world|save)|"
+    r"cheat (?:codes?|menu)|console commands?|achievements?|save (?:file|game|slot))\b|"
+    r"\b(?:in|of|for)\s+(?:the|this|that|their|your)\s+game\b"
 )
 
 
@@ -118,7 +133,12 @@ RULES = [
         "override",
         rf"\b{_DISMISS}\b\s+(?:all\s+|everything\s+|anything\s+)?(?:(?:that\s+)?(?:was\s+)?"
         r"(?:above|before|previously|earlier)|what you (?:were|have been) told|"
-        r"everything (?:above|before|else))",
+        r"everything (?:above|before|else)|"
+        # "set aside whatever the manager configured earlier": the set-up named by who set it
+        r"(?:whatever|everything|anything|all|what)\s+(?:that\s+)?(?:the|your)\s+(?:[\w'’-]+\s+)"
+        r"{0,2}?(?:manager|operator|admin\w*|developers?|owner|company|team|staff|supervisor|"
+        r"deployer)\s+(?:configured|set up|instructed|told you|wrote|defined|specified)\s+"
+        r"(?:earlier|before|previously|at the start|originally)\b)",
     ),
     _rule(
         "override",
@@ -160,14 +180,19 @@ RULES = [
         "role-play",
         r"\byou are (?:now\s+)?(?:dan\b|an? (?:unrestricted|uncensored|unfiltered|jailbroken|"
         r"evil|rogue)|in (?:god|developer|admin|dan|jailbreak|debug|unrestricted) mode|"
-        r"no longer bound|free (?:of|from) (?:all|any|your) )",
+        r"no longer bound|free (?:of|from) (?:all|any|your) |no longer (?:an?|the) (?:[\w-]+\s+)?"
+        r"(?:assistant|agent|bot|ai)\b)|\b(?:freed|released|liberated|unchained) from (?:its|your|"
+        r"all|any|the) (?:guidelines|rules|instructions|restrictions|programming|policies|"
+        r"constraints)\b",
         negatable=False,
     ),
     _rule(
         "role-play",
         r"\b(?:enter|switch to|activate|enable|turn on)\s+(?:the\s+)?(?:god|dan|jailbreak|"
-        r"unrestricted)\s+mode\b|\b(?:god|dan|jailbreak) mode\b",
+        r"unrestricted)\s+mode\b",
     ),
+    # Named, not entered: a game's god mode explained as one of its settings is the game's.
+    _rule("role-play", r"\b(?:god|dan|jailbreak|unrestricted|unlocked)\s+mode\b", unless=GAME_MODE),
     # A mode that devices and apps have too: the agent's when it is put into it and no device or
     # app is named ("never log passwords, even in debug mode" is about the software).
     _rule(
@@ -203,9 +228,14 @@ RULES = [
         "prompt-reveal",
         r"\b(?:print|show|reveal|repeat|output|display|tell|share|summari[sz]e|dump|recite|"
         r"copy|send|leak|write out|disclose|list|translate|paraphrase|rephrase|encode|spell out|"
-        r"quote|reproduce|cite|read out|type out|transcribe|put|place|write)"
+        r"quote|reproduce|cite|read out|type out|transcribe|put|place|write|paste|reply with|"
+        r"respond with|answer with)"
         r"\b[^.;!?\n]{0,60}?\b(?:system prompt|"
         r"system message|initial prompt|(?:your |the )?hidden (?:instructions|rules|prompt)|"
+        r"hidden [\w-]+ (?:instructions|prompt)|"
+        r"(?:prompt|text|instructions|guidelines)\s+(?:that\s+)?(?:appears?|sits?|comes?|is|was)\s+"
+        r"(?:above|before)\s+(?:this|the)\s+(?:conversation|chat)|"
+        r"guidelines (?:injected|inserted|loaded) into|"
         r"your (?:(?:operating|internal|full|exact|original|initial|complete|entire|underlying|"
         r"core|base|actual|real|secret|private|confidential|system|developer|operator|"
         r"standing|setup|set-up|startup|start-up|hidden|default|launch|boot)\s+)?"
@@ -252,7 +282,8 @@ RULES = [
         r"\bfrom (?:now|here) on\b,?\s+(?:you|you're|your)\b|"
         r"\b(?:answer|do|comply with) (?:everything|anything|every request|any request)\b|"
         r"\bnothing you do (?:has|have|carries) (?:any |real )?consequences\b|\bact freely\b|"
-        r"\b(?:is|this is) (?:just )?a (?:sandbox|simulation|game)\b|"
+        r"\b(?:is|this is) (?:just )?a (?:sandbox|simulation|game)\b(?![- ](?:option|setting|"
+        r"feature|mode|world|server|map|level|save|toggle)s?\b)|"
         r"\bas (?:if|though) (?:the\s+|your\s+|all\s+)?(?:safety|content|policy|guard|"
         r"moderation)?\s*"
         r"(?:settings|filters|rules|guardrails|restrictions|policies|limits|safeguards)\s+(?:were|"
@@ -341,9 +372,25 @@ RULES = [
         r"give|list|show|print|reveal|disclose|share|spell out|send|email|e-mail|mention|repeat|"
         r"recite|read back|read aloud|say back|spell back|"
         r"store|save|log|record|note down|keep|place|leave|publish|expose|post|upload|forward)\b"
-        rf"[^.;!?\n]{{0,60}}?\b{_SENSITIVE}\b",
+        # A guest network's password is handed to guests (the gap steps over it whole).
+        rf"(?:{_GUEST_PASSWORD}|(?!{_GUEST_PASSWORD})[^.;!?\n]){{0,60}}?\b{_SENSITIVE}\b",
     ),
     _rule("exfiltration", r"\bexfiltrat\w*"),
+    # -- the act's record left out (the negation is the order); the data kept out of a log is
+    # the ordinary rule ("mask the card number and do not log it")
+    _rule(
+        "concealment",
+        r"\b(?:and|but|then)\s+(?:do not|don't|never)\s+(?:log|record|document|note down|"
+        r"write down|file)\s+(?:it|this|that|them|the (?:change|action|transfer|override|grant|"
+        r"exception|refund|payment|deletion|access|recovery|reset))\b|"
+        r"\bwithout (?:logging|recording|documenting|leaving (?:a|any) (?:record|trace) of) "
+        r"(?:it|this|that|them|the (?:change|action|transfer|override|exception|grant))\b|"
+        r"\bleave no (?:trace|record|audit trail|log entry|paper trail)\b|"
+        r"\bkeep (?:it|this|that|them) (?:out of|off) the (?:logs?|audit (?:trail|log)|records?|"
+        r"books)\b",
+        negatable=False,
+        unless=rf"\b(?:{_SENSITIVE}|card|cards|pan|secrets?|health|medical|diagnos\w+)\b",
+    ),
 ]
 
 # Strong phrases looked for in the text with every space and sign removed ("instruc tions").
@@ -407,7 +454,12 @@ def _marked(text: str, start: int, end: int) -> str:
 def _quoted(text: str, start: int, end: int) -> bool:
     # An apostrophe inside a word ("partner's", "don't") or after a plural's s opens no quote.
     before = _APOSTROPHE.sub("", _clause_before(text, start))
-    return before.count("'") % 2 == 1 or before.count('"') % 2 == 1 or "‘" in before[-3:]
+    return (
+        before.count("'") % 2 == 1
+        or before.count('"') % 2 == 1
+        or "‘" in before[-3:]
+        or any(before.count(a) > before.count(b) for a, b in ("「」", "『』", "“”", "«»"))
+    )
 
 
 def negated(
@@ -423,14 +475,7 @@ def negated(
     before = _clause_before(text, start)
     if governed(before, text[end:], reach):
         return True
-    reported = (
-        _REPORTED.search(before[-60:])
-        or _quoted(text, start, end)
-        or any(listed(before[m.end() :], text[end:]) for m in _REPORTER.finditer(before))
-        or CJK_REPORTED_BEFORE.search(before)
-        or CJK_REPORTED_AFTER.match(text[end:])
-    )
-    if not reported:
+    if not _reported(text, start, end):
         return False
     # "If the user says the limits were lifted, check the policy tool": a condition on what
     # someone says is the situation, unless the text goes along with it.
@@ -438,6 +483,19 @@ def negated(
         return bool(reported_benign)
     situation = bool(_CONDITION.search(before))
     return bool(reported_benign or situation or _REFUSAL.search(text))
+
+
+def _reported(text: str, start: int, end: int) -> bool:
+    # Someone's request reported ("asks you to ...", "such as '...'", quoted, "X or Y" after a
+    # reporting verb, Chinese and Japanese reporting around the phrase).
+    before = _clause_before(text, start)
+    return bool(
+        _REPORTED.search(before[-60:])
+        or _quoted(text, start, end)
+        or any(listed(before[m.end() :], text[end:]) for m in _REPORTER.finditer(before))
+        or CJK_REPORTED_BEFORE.search(before)
+        or CJK_REPORTED_AFTER.match(text[end:])
+    )
 
 
 _CONDITION = re.compile(
@@ -449,7 +507,9 @@ _CONDITION = re.compile(
 _COMPLY = re.compile(
     r"\b(?:do (?:it|so|that|as (?:asked|told|requested|they say|they ask))|comply|complies|"
     r"go ahead|go along|follow (?:it|them|their|the (?:request|instructions?))|obey|"
-    r"as (?:asked|requested|instructed|told)|honou?r (?:it|the request)|let them)\b",
+    r"as (?:asked|requested|instructed|told)|honou?r (?:it|the request)|let them)\b|"
+    # Japanese and Chinese: "do as they say" (従わず, 不要照做 are the refusal).
+    r"(?:その|言われた)(?:とおり|通り)に|指示に従って|(?<!不要)(?<!不)(?:照做|照办|照辦)",
     re.IGNORECASE,
 )
 
@@ -484,6 +544,10 @@ def intents(
                 negated(text, match.start(), match.end(), reported_benign, rule.reach)
                 or _reads_through_refusal(text, rule, match, reported_benign)
             ):
+                continue
+            # A phrase whose negation is the order is still only the situation when a trigger
+            # reports someone asking for it and the instruction does not go along.
+            if not rule.negatable and reported_benign and _reported(text, *match.span()):
                 continue
             if rule.unless and rule.unless.search(_marked(text, match.start(), match.end())):
                 continue

@@ -154,7 +154,6 @@ REGISTERS: list[Rule] = [
         r"\b(?:with|has|have|holding)\s+(?:full|unlimited|total|absolute|complete|override|"
         r"admin(?:istrator)?|root|god)\s+(?:authority|access|powers?|permissions?|rights|"
         r"privileges|control)\b|"
-        r"\b(?:god|dan|jailbreak|unrestricted|unlocked)\s+mode\b|"
         r"\bno (?:content|safety|policy|usage) (?:rules|filters|restrictions|limits|"
         r"guardrails|limitations)\b",
     ),

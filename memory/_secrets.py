@@ -10,7 +10,9 @@ rules on area, group and serial). Passwords in prose ("the password is X") by a 
 
 Contact points of an organisation are not personal data: an address of a role mailbox (RFC 2142:
 `support@`, `info@`, `billing@`, ...) and a toll-free, shared-cost or premium-rate number (the
-type `phonenumbers` reports) may stand in a policy. Sending data to any address is the intent
+type `phonenumbers` reports) may stand in a policy, and so may a number the text names as a
+public line ("the public 311 line", "the city's non-emergency number"). A machine's alarm code
+("alarm code E-4021") names a fault, not a secret. Sending data to any address is the intent
 layer's business, whatever the mailbox.
 """
 
@@ -36,6 +38,9 @@ _PASSWORD = re.compile(
     r"\s+[-—])?\s*['\"`]?(?P<value>[^\s'\"`,;]{6,})",
     re.IGNORECASE,
 )
+# A machine's alarm code is a fault's name ("alarm code E-4021"), letters and digits by a hyphen.
+_FAULT_CODE = re.compile(r"alarm code", re.IGNORECASE)
+_FAULT_NAME = re.compile(r"[A-Z]{1,4}-?\d{2,6}[.!?]?")
 # A user name and a password written as a pair ("log in with admin / Pa55word!").
 _CREDENTIAL_PAIR = re.compile(
     r"\b(?:log ?in|sign ?in|authenticate|credentials?|user(?:name)?)\b[^.;\n]{0,20}?"
@@ -58,8 +63,10 @@ _KEYED_NUMBER = re.compile(
 # A phone number named as a private person's ("her personal mobile +44 ...", "home phone:").
 _PERSONAL_PHONE = re.compile(
     r"\b(?:(?:personal|private|home|mobile|cell(?:phone)?|whatsapp)\s+"
-    r"(?:(?:mobile|phone|cell|landline)\s+)?|(?:her|his|[A-Z][a-z]+'s)\s+(?:\w+\s+)?)"
-    r"(?:number|line|phone|mobile|cell|no\.?)?\s*(?:is\s+|:\s*|at\s+|on\s+)?"
+    r"(?:(?:mobile|phone|cell|landline)\s+)?(?:number|line|phone|mobile|cell|no\.?)?|"
+    # Someone's: the number named as a phone ("Maria's work mobile"), not an organisation's EIN.
+    r"(?:her|his|[A-Z][a-z]+'s)\s+(?:\w+\s+)?(?:number|line|phone|mobile|cell|no\.?))"
+    r"\s*(?:is\s+|:\s*|at\s+|on\s+)?"
     r"(?P<number>\+?\(?\d[\d ().-]{7,}\d)",
     re.IGNORECASE,
 )
@@ -140,8 +147,23 @@ def _phones(text: str) -> bool:
         not luhn_valid(m.raw_string)
         and phonenumbers.number_type(m.number) not in business
         and not _inside_a_code(text, m.start, m.end)
+        and not _public_line(text, m.start)
         for m in matcher
     )
+
+
+# An organisation's public line named before the number: "the public 311 line (dial ..., or",
+# "the city's non-emergency number", "our switchboard"; no person named in between.
+_PUBLIC_LINE = re.compile(
+    r"\b(?:public|main|general|non-emergency|city|council|town hall|municipal|information|"
+    r"switchboard|hotline|helpline|customer (?:service|care)|reception|front desk|office)\b"
+    r"(?:(?!\b(?:personal|private|home|mobile|cell|whatsapp|her|his|\w+'s)\b)[^.;\n]){0,50}$",
+    re.IGNORECASE,
+)
+
+
+def _public_line(text: str, start: int) -> bool:
+    return bool(_PUBLIC_LINE.search(text[:start]))
 
 
 def _inside_a_code(text: str, start: int, end: int) -> bool:
@@ -197,6 +219,8 @@ def secrets_and_pii(text: str) -> list[str]:
         reasons.append("carries a secret (Private Key)")
     for match in _PASSWORD.finditer(text):
         value = match.group("value")
+        if _FAULT_CODE.match(match.group(0)) and _FAULT_NAME.fullmatch(value):
+            continue
         if re.search(r"[A-Za-z]", value) and re.search(r"[\d\W_]", value.rstrip(".!?")):
             reasons.append("carries a password")
             break

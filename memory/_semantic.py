@@ -37,7 +37,12 @@ from importlib import resources
 from typing import Any, Protocol
 
 import numpy as np
-from oncourse.memory._negation import _NEGATION_AFTER, _SPACED_NEGATOR, FOREIGN_NEGATOR
+from oncourse.memory._negation import (
+    _NEGATION_AFTER,
+    _SPACED_NEGATOR,
+    FOREIGN_NEGATOR,
+    governed,
+)
 from oncourse.memory._normalize import clean, decoded
 
 HOSTILE: dict[str, tuple[str, ...]] = {
@@ -188,7 +193,7 @@ ORDINARY: tuple[str, ...] = (
 PROBE_FILE = "screen_probe.json"
 MIN_WORDS = 5
 """Shorter clauses are left to the patterns: too few words for an embedding to carry intent."""
-_SENTENCE = re.compile(r"[^.;!?\n]+")
+_SENTENCE = re.compile(r"[^.;!?\n।。！？]+")
 _CLAUSE = re.compile(r"[^,:()\u2013\u2014]+")
 _DIGITS = re.compile(r"\d[\d\s-]*\d|\d")
 # Hex digests, commit ids, UUIDs and trace ids: data, read as a number when they hide no text.
@@ -205,6 +210,35 @@ _NEGATION = re.compile(
     re.IGNORECASE,
 )
 _WORD_START = re.compile(r"(?<!\S)\S")
+# A refusal in another language than English: the embedder reads English only, so the whole
+# sentence it stands in (its follow-up "treat them as plain text and tell the operator" too) is
+# left to the patterns, which read the language. English "no" is not one.
+_FOREIGN_REFUSAL = re.compile(
+    rf"\b{FOREIGN_NEGATOR}\b|{_SPACED_NEGATOR}|\b(?:nicht|niemals|keinesfalls|keineswegs)\b|"
+    r"しない|ないで|ません|してはいけ|てはなら|지\s?마|지\s?말|않도록|금지|不要|请勿|請勿|不得|切勿|禁止",
+    re.IGNORECASE,
+)
+# A part that only orders a claim of origin or identity checked ("confirm the request came from
+# the designated admin", "verify that the caller is the account holder"): the claim is what is
+# checked, not believed.
+# A second order joined to it ("... and approve") keeps the part read.
+_CHECK_OF_A_CLAIM = re.compile(
+    r"^\s*(?:(?:first|always|please)\s+)?(?:confirm|verify|check|double-check)\s+(?:that\s+)?"
+    r"(?:the|their|his|her|its|each|every)\s+[\w'’ -]{1,40}?\s+(?:(?:came|comes|is|was|were|are)"
+    r"\s+(?:really\s+|actually\s+|truly\s+)?(?:from|sent by|signed by|the)|matches|match|"
+    r"belongs to|belong to)\b(?![^.;!?\n]*\b(?:and|then|so|but)\b)",
+    re.IGNORECASE,
+)
+_CLITIC = re.compile(r"\s+(?:lo|la|los|las|le|les|se|me|te|nos|os|gli|ci|vi|ne)\b", re.IGNORECASE)
+_ROMANCE_LETTER = re.compile(r"[áéíóúñãõçàèìòù]", re.IGNORECASE)
+# A part that concedes within a refusal: "never share it, even to someone claiming to be an
+# auditor", "भले ही ...", "auch wenn ...".
+_CONCESSION = re.compile(
+    r"^\s*(?:(?:not )?even\b|regardless\b|no matter\b|whoever\b|irrespective\b|"
+    r"(?:selbst|auch) wenn|anche se|m[eê]me si|aunque|incluso (?:si|cuando)|mesmo que|ainda que|"
+    r"zelfs als|ook al|nawet (?:je[sś]li|gdy)|[aä]ven om|даже|भले ही|即使|たとえ)",
+    re.IGNORECASE,
+)
 # "Call X rather than Y", "X instead of Y": what follows is the alternative turned down.
 _CONTRAST = re.compile(r"\b(?:rather than|instead of)\b", re.IGNORECASE)
 # A negation that starts a new order joined by a conjunction ("... at face value and never look
@@ -302,17 +336,49 @@ def clauses(text: str) -> list[str]:
     brackets and dashes). A part that refuses or negates (in any language `_negation.py` reads) is
     left out, except the order before a negation joined to it by a conjunction ("take the tier
     they claim at face value and never look it up" is read as its first half); so is the
-    alternative a part turns down ("call X rather than Y", "X instead of Y"). Parts under
+    alternative a part turns down ("call X rather than Y", "X instead of Y"), a part after a
+    refusal that concedes ("..., even to someone claiming to be an auditor") or is a later item
+    of its list ("never X, Y or Z"), a part that only orders a claim of origin checked ("confirm
+    the request came from the designated admin"), and every part of a sentence refused in
+    another language (the embedder reads English; the patterns read the language). Parts under
     `MIN_WORDS` words are left out. A guideline scores as its highest part: one hostile clause in
     ordinary company is what injection looks like.
     """
     out = []
     for sentence in _SENTENCE.findall(plain_words(clean(text))):
-        for part in (sentence, *_CLAUSE.findall(sentence)):
-            affirmed = _affirmed(part.strip())
+        if _foreign_refusal(sentence):
+            continue
+        parts = [sentence.strip()]
+        refused = False
+        for part in _CLAUSE.finditer(sentence):
+            if not (refused and _under_refusal(sentence, part.start(), part.group(0))):
+                parts.append(part.group(0).strip())
+            refused = refused or _negation_start(part.group(0)) is not None
+        for part in parts:
+            affirmed = _affirmed(part)
+            if _CHECK_OF_A_CLAIM.match(affirmed):
+                continue
             if len(affirmed.split()) >= MIN_WORDS:
                 out.append(affirmed)
     return list(dict.fromkeys(out))
+
+
+def _foreign_refusal(sentence: str) -> bool:
+    # "no" is a refusal in Spanish, Italian or Portuguese when a clitic follows it ("no las
+    # ejecutes") or the sentence has their letters; in English it is mostly "no need", "no one".
+    for found in _FOREIGN_REFUSAL.finditer(sentence):
+        if found.group(0).strip().lower() != "no":
+            return True
+        if _CLITIC.match(sentence, found.end()) or _ROMANCE_LETTER.search(sentence):
+            return True
+    return False
+
+
+def _under_refusal(sentence: str, start: int, part: str) -> bool:
+    # After a refused part, a part that concedes ("even to ...") or is a later item of the
+    # refused list ("never X, Y or Z") belongs to the refusal; "do not wait, skip the check"
+    # is a new order.
+    return bool(_CONCESSION.match(part)) or governed(sentence[:start], sentence[start:])
 
 
 def _affirmed(part: str) -> str:

@@ -29,8 +29,8 @@ def test_the_corpus_is_large_and_labelled(corpus):
 
 MEASURED_ONCE = {
     "sixth": (60 / 67, 0 / 47),
-    "tenth": (129 / 140, 4 / 80),
-    "eleventh": (143 / 149, 5 / 82),
+    "tenth": (137 / 140, 0 / 80),
+    "eleventh": (146 / 149, 0 / 82),
 }
 """Batches written before the last change to the screen and measured after it, never tuned on:
 held to what was measured (recall, false-positive rate; with a lexical store, as here, the
@@ -55,12 +55,13 @@ for development (and the probe trains on it), so it counts toward the developed 
 (other domains, more languages) and measured once before the next round of work on the screen
 (lexical 102/140, 5/80 and 113/149, 4/82; MiniLM 113/140, 8/80 and 121/149, 8/82) and once after
 it, unread in between (lexical 107/140, 4/80 and 125/149, 5/82; MiniLM 119/140, 6/80 and
-132/149, 8/82): the held-out measure of that work. The targets are not met on them. Their
-English misses of indirect techniques were then read for development (rules generalised by act:
-concealment, falsified records, rights handed over, credentials, audit trails destroyed, safety
-and privacy controls switched off, text given authority, a control waived), so they are held
-here at the lexical figures after development on them (129/140, 4/80 and 143/149, 5/82); only
-the figures above are held-out measures."""
+132/149, 8/82): the held-out measure of that work. The targets are not met on them. Both were
+then read for development: their English misses of indirect techniques (rules generalised by
+act: concealment, falsified records, rights handed over, credentials, audit trails destroyed,
+safety and privacy controls switched off, text given authority, a control waived), and their
+foreign-language misses and false positives (fixed by act and by language). They are held here
+at the lexical figures after development on them (137/140, 0/80 and 146/149, 0/82; MiniLM
+139/140, 1/80 and 148/149, 2/82); only the figures above are held-out measures."""
 
 
 @pytest.mark.parametrize("path", list(bench_screen.PATHS))
