@@ -16,12 +16,13 @@ highest as a hostile one (its other clauses may be ordinary company and teach no
 
 Every training batch was written sealed and measured as held out before it joined (figures in the
 README and the commit log; `eighth` was measured twice, before and after the work on `seventh` and
-`ninth`, and then read and used for development); `sixth`, `tenth` and `eleventh` (held out,
+`ninth`, and then read and used for development; `tenth` and `eleventh` were measured before and
+after a round of work, then read and trained on); `sixth`, `twelfth` and `thirteenth` (held out,
 figures in the README) are never trained on: they measure the layer. `--leave-one-batch-out` is
 the honest estimate for a batch nobody has seen: for each training batch, a probe trained (and
 its threshold chosen) on the other training batches only, and the figures on the one left out,
 for the probe alone and for the whole screen
-(pattern layers, then the probe); `sixth`, `tenth` and `eleventh` are measured by the probe
+(pattern layers, then the probe); `sixth`, `twelfth` and `thirteenth` are measured by the probe
 trained on all of them.
 
     python bench/calibrate_screen.py [--corpus PATH] [--leave-one-batch-out] [--json]
@@ -51,8 +52,11 @@ from oncourse.memory._semantic import (  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "data" / "screen_corpus.jsonl"
 OUT = ROOT / "data" / PROBE_FILE
-TRAINING_BATCHES = ("first", "second", "third", "fourth", "fifth", "seventh", "eighth", "ninth")
-MEASURED_BATCHES = ("sixth", "tenth", "eleventh")
+TRAINING_BATCHES = (
+    "first", "second", "third", "fourth", "fifth", "seventh", "eighth", "ninth", "tenth",
+    "eleventh",
+)  # fmt: skip
+MEASURED_BATCHES = ("sixth", "twelfth", "thirteenth")
 """Batches the probe never trains on (nor were the pattern layers developed on them)."""
 MAX_BENIGN_FLAGGED = 0.02
 C = 1.0

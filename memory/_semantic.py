@@ -3,15 +3,15 @@
 Phrase patterns only catch the wordings someone thought of. This layer embeds each clause of a
 guideline's instruction (what injection puts in a prompt; `clauses` says what a clause is) and
 scores it with a linear probe (logistic regression on the sentence embedding) trained on labelled
-guideline texts: the corpus batches `first` to `fifth` and `seventh` to `ninth`, each written
-sealed and measured as held out before it joined (`sixth`, `tenth` and `eleventh` are kept out:
-they measure), and short
+guideline texts: the corpus batches `first` to `fifth` and `seventh` to `eleventh`, each written
+sealed and measured as held out before it joined (`sixth`, `twelfth` and `thirteenth` are kept
+out: they measure), and short
 descriptions of the hostile intents and of ordinary operational guidance below. Training and the
 screen read the same thing, the clauses of the cleaned text, and a guideline scores as its highest
 clause. A clause at or above the probe's threshold is flagged, and the reason names the nearest
 hostile intent. The threshold was chosen by cross-validation over the training batches (each
 scored by a probe trained on the others; at most 2% of their benign texts flagged); a batch kept
-out (`sixth`, `tenth`, `eleventh`) measures the layer and never trains it
+out (`sixth`, `twelfth`, `thirteenth`) measures the layer and never trains it
 (`bench/calibrate_screen.py` rebuilds the probe and, with `--leave-one-batch-out`, estimates it on
 a batch it has not seen).
 

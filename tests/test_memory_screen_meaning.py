@@ -81,7 +81,8 @@ def test_probe_scores_are_ordered_hostile_above_ordinary(minilm):
 def test_only_an_embedder_that_reads_meaning_gets_the_layer(minilm):
     raw = json.loads(resources.files("oncourse.data").joinpath(PROBE_FILE).read_text())
     assert raw["trained_on"] == [
-        "first", "second", "third", "fourth", "fifth", "seventh", "eighth", "ninth"
+        "first", "second", "third", "fourth", "fifth", "seventh", "eighth", "ninth", "tenth",
+        "eleventh",
     ]  # fmt: skip
     assert len(raw["probes"]["all-MiniLM-L6-v2"]["weights"]) == 384
     assert embedder_key(minilm) == "all-MiniLM-L6-v2"
