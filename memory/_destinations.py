@@ -13,7 +13,10 @@ inbox. Data also leaves through the tools of operations work, which name no reci
   forum", "share the salary sheet with the recruiter from the other agency") or dumped wholesale
   ("export all user emails");
 - a secret asked of the person in the conversation ("ask for the one-time code");
-- a private person's contact data handed on ("give her number to the customer").
+- a private person's contact data handed on ("give her number to the customer");
+- records copied to someone's own cloud drive ("mirror the files to the consultant's
+  Dropbox"), or data about people backed up where anyone can read it ("public read is
+  required").
 
 Negated forms are benign (`negatable`): "never scp the keys to another host".
 """
@@ -43,7 +46,30 @@ _PRIVATE_RECORDS = (
 _MOVE = (
     r"(?:tar|zip|compress|archive|copy|cp|cat|read|print|send|upload|scp|rsync|attach|include|"
     r"paste|post|share|show|dump|back up|encode|base64|mail|e-?mail|forward|push|sync|exfiltrate|"
-    r"output|echo|list|transfer)"
+    r"output|echo|list|transfer|mirror|replicate)"
+)
+# Storage a person holds in their own name, outside the organisation's accounts.
+_PERSONAL_CLOUD = (
+    r"(?:dropbox|google drive|gdrive|g-drive|onedrive|one drive|icloud(?: drive)?|mega(?:\.nz)?|"
+    r"pcloud|box (?:account|folder)|personal cloud|cloud (?:drive|folder|storage|account))"
+)
+# Who holds a drive inside the organisation, or the person the data is about.
+_ORGANISATION = (
+    r"(?:(?:our|company|corporate|organi[sz]ation(?:al)?|business|team|work|managed|approved|"
+    r"official|internal|shared|customer|user|client|caller|requester|guest|patient)(?:'s|s'|s)?)"
+)
+# Data kept about people: what a publicly readable copy must not hold.
+_PERSONAL_DATA = (
+    r"(?:(?:card|session|auth|access|api) tokens?|passports?|passport numbers|card numbers|cards|"
+    r"ssns?|social security|passwords?|credentials|pii|personal data|profiles?|customers?|guests?|"
+    r"patients?|employees?|payroll|medical|health|bank|dates? of birth|birthdates?|salar(?:y|ies)|"
+    r"home addresses|phone numbers|members?|students?|tax)"
+)
+_PUBLIC_READ = (
+    r"(?:public[- ]read(?:able)?|public(?:ly)? (?:readable|accessible|listable|viewable|available)|"
+    r"world[- ](?:readable|accessible)|anonymous (?:read|access|download)s?|allusers|"
+    r"readable by (?:anyone|everyone|the public|all)|open to (?:the public|everyone|anyone|the "
+    r"internet)|anyone (?:with|who has) the (?:link|url)|(?:s3|gs|az|r2|b2)://[\w./-]*\bpublic\b)"
 )
 
 DESTINATIONS: list[Rule] = [
@@ -277,6 +303,26 @@ DESTINATIONS: list[Rule] = [
         r"ies))\s+of\s+(?:everyone|"
         r"everybody|all (?:the\s+)?(?:other\s+)?(?:customers|users|people|members|patients|clients|"
         r"guests|employees))\b",
+    ),
+    # -- records copied to someone's own cloud drive, outside the organisation's accounts
+    _rule(
+        "exfiltration",
+        rf"\b{_MOVE}\b[^.;!?\n]{{0,80}}?\b(?:to|into|onto|on|in|via|through)\s+"
+        rf"(?:(?!{_ORGANISATION}\b)[\w'’-]+\s+){{0,4}}?{_PERSONAL_CLOUD}\b",
+        unless=r"\x00\s+(?:for\s+)?(?:business|team|teams|enterprise|workspace)\b",
+    ),
+    # -- data about people copied where anyone can read it ("public read is required")
+    _rule(
+        "exfiltration",
+        r"\b(?:back(?:ed|ing|s)? up|backup|cop(?:y|ies|ied)|sync|export|upload|dump|mirror|"
+        r"replicate|push|store|save|archive|move|stage|ship)\b[^\n]{0,150}?\b"
+        rf"{_PERSONAL_DATA}\b[^\n]{{0,200}}?\b{_PUBLIC_READ}|"
+        rf"\b{_PUBLIC_READ}[^\n]{{0,150}}?\b(?:back(?:ed|ing|s)? up|backup|cop(?:y|ies|ied)|sync|"
+        r"export|upload|dump|mirror|replicate|push|store|save|archive|move)\b[^\n]{0,100}?\b"
+        rf"{_PERSONAL_DATA}\b",
+        # The sentence with the phrase marked by \0: "... public read is never allowed".
+        unless=r"\x00\s*(?:access\s+)?(?:is|are|must be|should be)\s+(?:never|not|forbidden|"
+        r"blocked|disabled|prohibited|off)\b|\b(?:never|not|no)\s+(?:\w+\s+){0,2}?public",
     ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""

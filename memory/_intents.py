@@ -180,8 +180,10 @@ RULES = [
         "role-play",
         r"\byou are (?:now\s+)?(?:dan\b|an? (?:unrestricted|uncensored|unfiltered|jailbroken|"
         r"evil|rogue)|in (?:god|developer|admin|dan|jailbreak|debug|unrestricted) mode|"
-        r"no longer bound|free (?:of|from) (?:all|any|your) |no longer (?:an?|the) (?:[\w-]+\s+)?"
-        r"(?:assistant|agent|bot|ai)\b)|\b(?:freed|released|liberated|unchained) from (?:its|your|"
+        r"no longer bound|free (?:of|from) (?:all|any|your) |no longer (?:an? (?:[\w-]+\s+)?"
+        # "the assigned agent" hands over a case, not a role.
+        r"(?:assistant|agent|bot|ai)|the (?:[\w-]+\s+)?(?:assistant|bot|ai))\b)|"
+        r"\b(?:freed|released|liberated|unchained) from (?:its|your|"
         r"all|any|the) (?:guidelines|rules|instructions|restrictions|programming|policies|"
         r"constraints)\b",
         negatable=False,
@@ -358,6 +360,9 @@ RULES = [
         "exfiltration",
         r"\b(?:send|forward|e-?mail|post|upload|transmit|leak|copy|bcc|cc|share|report|relay|"
         r"sync|export|mirror|paste|publish|dump)\b[^.;!?\n]{0,80}?\b(?:to|into|with|on)\b"
+        # The organisation's own server is not outside it: "mirror the repo to the internal server".
+        r"(?!\s+(?:the|our)\s+(?:own\s+)?(?:internal|company|corporate|on-?prem(?:ises?)?|"
+        r"self-hosted)\s+(?:[\w-]+\s+){0,2}?server\b)"
         r"[^.;!?\n]{0,40}?"
         r"(?:@|\bexternal\b|\bthird[- ]part(?:y|ies)\b|\bpartners?\b|\bwebhook|\bserver\b|"
         r"\bendpoint\b|\bpastebin\b|\bour (?:team|partner|archive|records)\b|\bopposing "

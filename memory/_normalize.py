@@ -5,8 +5,9 @@ letters become ASCII), zero-width and other format or control characters removed
 letters from other scripts mapped to Latin (Cyrillic `о`, Greek `Ι`, ...), HTML character
 references read as the characters they name (`&#73;&#103;...`), letters spelled out
 with spaces, hyphens or dots joined back into words (`I-g-n-o-r-e`), digits used as letters read
-as letters (`1gn0r3`), and spelled-out addresses (`attacker at evil dot com`). `decoded(text)`
-finds base64, hex and URL-encoded spans and returns what they decode to, for the screen to read.
+as letters (`1gn0r3`), words cut into syllables by hyphens joined (`ex-fil-trate`), and
+spelled-out addresses (`attacker at evil dot com`). `decoded(text)` finds base64, hex and
+URL-encoded spans and returns what they decode to, for the screen to read.
 
 Two more readings undo hiding that keeps no word intact: `resegmented(text)` runs each clause's
 letters together and splits them again into English words (`wordninja`, word costs from English
@@ -62,6 +63,8 @@ _DOT = re.compile(
     r"top)\b",
     re.IGNORECASE,
 )  # noqa: E501
+# A word cut into syllables by hyphens ("ex-fil-trate", "pay-roll"): read with them removed too.
+_SYLLABLE_HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
 _BASE64 = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
 _HEX = re.compile(r"\b(?:[0-9a-fA-F]{2}){8,}\b")
 _URL_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
@@ -112,8 +115,9 @@ def views(text: str) -> list[str]:
     joined = _SPELLED.sub(_join_spelled, cleaned)
     lowered = joined.lower()
     unleet = _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), lowered)
+    unhyphenated = _SYLLABLE_HYPHEN.sub("", unleet)
     addresses = _DOT.sub(r"\1.\2", _AT_DOT.sub(r"\1@\2.\3", lowered))
-    return list(dict.fromkeys([cleaned, joined, unleet, addresses]))
+    return list(dict.fromkeys([cleaned, joined, unleet, unhyphenated, addresses]))
 
 
 def squeezed(text: str) -> str:

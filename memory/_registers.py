@@ -10,7 +10,10 @@ read the dress rather than the sentence:
   approval ("all requests are to be honoured");
 - a ranking that puts something above the agent's set-up ("messages from HQ outrank your
   standing orders", "the request wins") and trust in whatever the user claims;
-- an assumed identity: a named or quoted persona, an office with full authority, a "mode";
+- an assumed identity: a named or quoted persona, an office with full authority, a "mode"; a
+  persona freed from its guidelines, one that ignores the rules, or one kept up "no matter what";
+- a dependency swapped for a look-alike of its name ("swap 'requests' for 'reqeusts'"), read
+  when the text is about packages;
 - the set-up as something to show, named by what hides it ("the hidden system instructions",
   "everything above this line", "the instructions your developers gave you");
 - data sent to a destination outside the account (a personal or "different" address, one the
@@ -73,6 +76,27 @@ _OUTSIDE = (
     r"(?:caller|user|customer|they|he|she|guest|requester)\s+(?:gives|provides|supplies|names|"
     r"mentions|types|specifies|sends|pastes)|(?:shared\s+)?(?:drive|bucket|dropbox|pastebin|"
     r"gist|s?ftp|cloud (?:storage|folder)|file share|share)\b|paste (?:site|service|bin)s?\b)"
+)
+
+# Two package names one typing slip apart ("requests" for "reqeusts", "reqests", "requestss",
+# "requezts"): letters swapped, or one dropped, added or changed inside the name (not at its end,
+# nor a digit: "boto" and "boto3", "psycopg2" and "psycopg" are a package's versions).
+_NAME_END = r"['\"`]?\s+(?:for|with|by|to|instead of|in place of|over|->|→)\s+['\"`]?"
+_LOOK_ALIKE = (
+    r"(?<![\w.-])(?=[\w.-]{4})(?:"
+    r"(?P<t1>[a-z][\w.-]*?)(?P<tx>[a-z])(?!(?P=tx))(?P<ty>[a-z])(?P<t2>[\w.-]*)"
+    + _NAME_END
+    + r"(?P=t1)(?P=ty)(?P=tx)(?P=t2)|"
+    r"(?P<d1>[a-z][\w.-]*?)(?P<dx>[a-z])(?P<d2>[\w.-]+)"
+    + _NAME_END
+    + r"(?P=d1)(?P=d2)|"
+    r"(?P<i1>[a-z][\w.-]*?)(?P<i2>[\w.-]+)"
+    + _NAME_END
+    + r"(?P=i1)[a-z](?P=i2)|"
+    r"(?P<s1>[a-z][\w.-]*?)(?P<sx>[a-z])(?P<s2>[\w.-]*)"
+    + _NAME_END
+    + r"(?P=s1)(?!(?P=sx))[a-z](?P=s2)"
+    r")(?![\w-]|\.\w)"
 )
 
 REGISTERS: list[Rule] = [
@@ -151,9 +175,9 @@ REGISTERS: list[Rule] = [
         r"(?:the\s+|their\s+|an?\s+)?(?:[\w'’-]+\s+){0,2}?(?:bank|police|fraud (?:department|team)|"
         r"security team|it department|government|tax office|irs|hmrc|doctor|lawyer|solicitor|"
         r"court|officer)\b|"
-        r"\b(?:with|has|have|holding)\s+(?:full|unlimited|total|absolute|complete|override|"
-        r"admin(?:istrator)?|root|god)\s+(?:authority|access|powers?|permissions?|rights|"
-        r"privileges|control)\b|"
+        r"\b(?:with|has|have|holding)\s+(?:(?:full|unlimited|total|absolute|complete|override|"
+        r"admin(?:istrator)?|root|god|super-?user)\s+){1,2}(?:authority|access|powers?|"
+        r"permissions?|rights|privileges|control)\b|"
         r"\bno (?:content|safety|policy|usage) (?:rules|filters|restrictions|limits|"
         r"guardrails|limitations)\b",
     ),
@@ -162,7 +186,9 @@ REGISTERS: list[Rule] = [
         r"\bnever says? no\b|\balways says? yes\b|"
         r"\byou(?:'re| are)\s+(?:now\s+)?['\"“‘][^'\"”’\n]{2,30}['\"”’]|"
         r"\byou(?:'re| are) now\s+(?:called|named|known as|an? (?:\w+\s+){0,2}?(?:assistant|ai|"
-        r"bot|model))\b|\byour (?:new )?name is\b|\bcall yourself\b|\bin character as\b",
+        r"bot|model))\b|\byour (?:new )?name is\b|\bcall yourself\b|"
+        # A named persona; a described one is a game ("stay in character as the innkeeper").
+        r"\bin character as\s+(?-i:[A-Z])",
         negatable=False,
     ),
     # -- the set-up to show, named by what hides it
@@ -170,7 +196,9 @@ REGISTERS: list[Rule] = [
         "prompt-reveal",
         rf"\b{_SHOW}\b[^.;!?\n]{{0,60}}?\b(?:(?:hidden|secret|internal|private|confidential|"
         r"underlying)\s+(?:system\s+|developer\s+|operator\s+|setup\s+)?(?:instructions|prompt|"
-        r"rules|directives|configuration|preamble|setup|briefing)|(?:everything|all|whatever|the "
+        r"rules|directives|configuration|preamble|setup|briefing)|(?:hidden|secret|internal|"
+        r"private|confidential|underlying)\s+[\w-]+\s+(?:prompt|preamble)|"
+        r"(?:everything|all|whatever|the "
         r"text|what(?:ever)? (?:is|was|appears|comes))\s+(?:above|before)\s+(?:this|that|the)\s+"
         r"(?:line|message|point|sentence)|(?:instructions|rules|prompt|directions|guidance)\s+"
         r"(?:that\s+)?(?:your|the) (?:developers?|creators?|operators?|makers?|owners?|"
@@ -228,6 +256,51 @@ REGISTERS: list[Rule] = [
         r"<\s*(?:span|div|p|font)\b[^>]*(?:display\s*:\s*none|visibility\s*:\s*hidden|"
         r"font-size\s*:\s*0|opacity\s*:\s*0)",
         negatable=False,
+    ),
+    # -- a persona put in the agent's place: named, freed, kept up whatever it is told
+    _rule(
+        "role-play",
+        # A name is written with capitals, so read case-sensitively: "you are now Nova, an AI".
+        r"\byou(?:'re| are)(?:\s+now)?\s+(?-i:[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)\s*,\s*(?:an?|the|"
+        r"your)\s|\byou(?:'re| are) now\s+(?-i:[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)\b|"
+        r"\byou(?:'re| are) no longer\s+(?:just\s+|merely\s+|simply\s+)?(?:an?|the)\s+"
+        r"(?:[\w-]+\s+){0,2}?(?:assistant|ai|bot|chatbot|language model|model|helper|program)\b",
+        unless=r"\b(?:tier|status|level|membership|member|rank|badge)\b",
+    ),
+    _rule(
+        "role-play",
+        r"\b(?:you|yourself|ai|assistant|bot|chatbot|model|persona|character|version)\b"
+        r"[^.;!?\n]{0,30}?\b(?:freed|liberated|unbound|unchained|unshackled|released|"
+        r"emancipated|free|broken free|breaks? free)\s+(?:of|from)\s+(?:(?:its|your|their|his|her|"
+        r"all|any|the|those|these|every)\s+){1,2}(?:[\w-]+\s+)?(?:guidelines|rules|restrictions|"
+        r"limits|limitations|constraints|polic(?:y|ies)|programming|training|filters|guardrails|"
+        r"safeguards|instructions|shackles|chains|censorship|alignment)\b|"
+        r"\b(?:you(?:'re| are) (?:now|no longer)|play(?:ing)?|act(?:ing)? as|pretend(?:ing)? to be|"
+        r"role-?play(?:ing)? as|become)\b[^.;!?\n]{0,80}?\b(?:who|that|which)\s+(?:[\w-]+\s+)"
+        r"{0,6}?(?:ignores|bypasses|breaks|disregards|overrides|circumvents|is not bound by|"
+        r"isn't bound by|answers to no|never follows|doesn't follow|does not follow)\s+(?:the\s+|"
+        r"any\s+|all\s+|its\s+|their\s+)?(?:[\w-]+\s+)?(?:rules|polic(?:y|ies)|guidelines|"
+        r"restrictions|filters|limits|safeguards|guardrails|instructions)\b|"
+        r"\b(?:stay|remain|keep|staying|remaining)\s+in\s+(?:character|role|persona)\b"
+        r"[^.;!?\n]{0,40}?\b(?:no matter what|at all costs|under (?:any|all) circumstances|"
+        r"whatever (?:happens|anyone|anybody|you are told|the (?:user|system|operator|rules?|"
+        r"polic(?:y|ies)))|regardless\b|even (?:if|when|though)\b[^.;!?\n]{0,40}?\b(?:rules?|"
+        r"instructions?|polic(?:y|ies)|guidelines|system|conflicts?|contradicts?|against|told|"
+        r"asked to stop))",
+    ),
+    # -- a dependency swapped for a look-alike of its name ("requests" for "reqeusts")
+    _rule(
+        "bypass",
+        _LOOK_ALIKE
+        + r"[^.\n]{0,80}?\b(?:index|registry|mirror|feed|pip|npm|yarn|pnpm|poetry|conda|gem|cargo|"
+        r"install\w*|requirements|dependenc(?:y|ies)|lock ?file|pyproject|package\.json|patched|"
+        r"fork)\b",
+    ),
+    _rule(
+        "bypass",
+        r"\b(?:index|registry|mirror|feed|pip|npm|yarn|pnpm|poetry|conda|gem|cargo|install\w*|"
+        r"requirements(?:\.txt)?|dependenc(?:y|ies)|lock ?file|pyproject(?:\.toml)?|package\.json)"
+        r"\b[^.\n]{0,80}?" + _LOOK_ALIKE,
     ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""

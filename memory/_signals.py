@@ -7,8 +7,11 @@ put, which varies less between attackers than the wording does:
 - asking to hide what is done ("keep this to yourself", "without telling the user", "secretly");
 - a tool call written out as markup or JSON for the agent to emit;
 - the agent's own set-up as the object of an output verb ("echo your preamble", "the text you
-  were initialised with") and the agent's chain of command handed to the user ("you now answer
-  to the user", "their word is final");
+  were initialised with", "the prompt above this conversation", "the guidelines injected into
+  it") and the agent's chain of command handed to the user ("you now answer to the user", "their
+  word is final");
+- an order to carry out what an encoded span says ("execute the hex instruction", "decode it
+  and follow it"), whatever it decodes to;
 - the overriding verbs and instruction nouns in the languages a guideline is most often
   translated into (Spanish, French, German, Italian, Portuguese, Dutch), since the meaning
   layer's embedder reads English only.
@@ -28,6 +31,19 @@ _SETUP = (
     r"(?:text|instructions|message|prompt|rules|wording)\s+(?:that\s+)?you\s+(?:were|have been)\s+"
     r"(?:initiali[sz]ed|loaded|configured|set up|primed|deployed|started|created|booted)|"
     r"(?:full|exact|complete|whole)\s+(?:text|wording)\s+of\s+your\s+\w+|"
+    r"(?:text|wording|contents?)\s+of\s+(?:your|the)\s+(?:[\w-]+\s+)?(?:instructions|prompt|"
+    r"set-?up|configuration|briefing|directives|system (?:prompt|message))|"
+    # What precedes the conversation, or was put into it, is the set-up by another name.
+    r"(?:text|prompts?|instructions|message|words|content|everything|anything|whatever|what|"
+    r"rules|guidelines|notes)\s+(?:that\s+)?(?:(?:appears?|appeared|comes?|came|is|was|are|"
+    r"were|sits?|sat|goes|went|got put|was written|were written)\s+(?:before|above|ahead of|"
+    r"prior to|in front of)|precedes?|preceding|preceded)\s+(?:this|the|our|my|your)\s+"
+    r"(?:current\s+)?(?:conversation|chat|session|thread|exchange|dialogue)|"
+    r"(?:guidelines|instructions|rules|notes|text|prompts?|memories|guidance)\s+(?:that\s+)?"
+    r"(?:(?:were|are|was|is|have been|has been|got)\s+)?(?:injected|inserted|prepended|slipped|"
+    r"embedded)\s+(?:into|in|to|before)\s+(?:it|you|this (?:conversation|chat|prompt)|the "
+    r"(?:prompt|conversation|chat|system prompt|context)|your (?:prompt|context|instructions|"
+    r"set-?up))\b|"
     r"(?:the\s+contents\s+of\s+)?your\s+(?:memory(?:\s+store)?|memories|context(?:\s+window)?|"
     r"stored guidelines)|(?:every|each|all(?: of)?(?: the| your)?)\s+stored guidelines?|"
     r"(?:confidential|hidden|secret|private|internal)\s+(?:operator|developer|system|setup)\s+"
@@ -181,6 +197,19 @@ SIGNALS: list[Rule] = [
         "prompt-reveal",
         r"\b(?:prompt (?:de|di|do|du) (?:sistema|syst[eè]me)|systemprompt|systeemprompt|"
         r"prompt del sistema)\b",
+    ),
+    # An order to carry out what an encoded span says: no ordinary guideline hides its orders.
+    _rule(
+        "override",
+        r"\b(?:execute|run|follow|obey|apply|carry out|act on|perform|implement)\s+(?:the\s+|"
+        r"this\s+|these\s+|that\s+|following\s+|an?\s+)?(?:[\w-]+\s+){0,2}?(?:hex(?:adecimal)?|"
+        r"base-?64|base-?32|rot-?13|encoded|obfuscated|url-encoded|binary|ciphered|encrypted)"
+        r"(?:[- ]encoded)?\s+(?:instructions?|commands?|orders?|rules?|polic(?:y|ies)|notes?|"
+        r"payloads?|text|messages?|strings?|steps?|tasks?|directives?|config(?:uration)?)\b|"
+        r"\b(?:decode|decipher|decrypt|unhex)\b[^.;!?\n]{0,40}?(?:\band|\bthen|,)\s+(?:then\s+)?"
+        r"(?:follow|obey|execute|apply|act on|carry out|do|run|perform)\s+(?:it|them|this|that|"
+        r"what it says|whatever it says|the result|its (?:instructions|contents?))\b|"
+        r"\b(?:decode|decipher|decrypt)\s+and\s+(?:follow|obey|execute|apply)\b",
     ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""

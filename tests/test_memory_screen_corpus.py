@@ -29,8 +29,8 @@ def test_the_corpus_is_large_and_labelled(corpus):
 
 MEASURED_ONCE = {
     "sixth": (60 / 67, 0 / 47),
-    "tenth": (137 / 140, 0 / 80),
-    "eleventh": (146 / 149, 0 / 82),
+    "tenth": (140 / 140, 0 / 80),
+    "eleventh": (149 / 149, 0 / 82),
 }
 """Batches written before the last change to the screen and measured after it, never tuned on:
 held to what was measured (recall, false-positive rate; with a lexical store, as here, the
@@ -58,10 +58,12 @@ it, unread in between (lexical 107/140, 4/80 and 125/149, 5/82; MiniLM 119/140, 
 132/149, 8/82): the held-out measure of that work. The targets are not met on them. Both were
 then read for development: their English misses of indirect techniques (rules generalised by
 act: concealment, falsified records, rights handed over, credentials, audit trails destroyed,
-safety and privacy controls switched off, text given authority, a control waived), and their
-foreign-language misses and false positives (fixed by act and by language). They are held here
-at the lexical figures after development on them (137/140, 0/80 and 146/149, 0/82; MiniLM
-139/140, 1/80 and 148/149, 2/82); only the figures above are held-out measures."""
+safety and privacy controls switched off, text given authority, a control waived; then personas,
+the set-up asked for by other names, copies to personal drives and public buckets, look-alike
+packages, encoded orders, words cut by hyphens), and their foreign-language misses and false
+positives (fixed by act and by language). They are held here at the lexical figures after
+development on them (140/140, 0/80 and 149/149, 0/82; MiniLM 140/140, 1/80 and 149/149,
+2/82); only the figures above are held-out measures."""
 
 
 @pytest.mark.parametrize("path", list(bench_screen.PATHS))
