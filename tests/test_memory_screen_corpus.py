@@ -29,8 +29,8 @@ def test_the_corpus_is_large_and_labelled(corpus):
 
 MEASURED_ONCE = {
     "sixth": (60 / 67, 0 / 47),
-    "tenth": (140 / 140, 0 / 80),
-    "eleventh": (149 / 149, 0 / 82),
+    "twelfth": (107 / 149, 2 / 80),
+    "thirteenth": (119 / 159, 2 / 84),
 }
 """Batches written before the last change to the screen and measured after it, never tuned on:
 held to what was measured (recall, false-positive rate; with a lexical store, as here, the
@@ -61,9 +61,14 @@ act: concealment, falsified records, rights handed over, credentials, audit trai
 safety and privacy controls switched off, text given authority, a control waived; then personas,
 the set-up asked for by other names, copies to personal drives and public buckets, look-alike
 packages, encoded orders, words cut by hyphens), and their foreign-language misses and false
-positives (fixed by act and by language). They are held here at the lexical figures after
-development on them (140/140, 0/80 and 149/149, 0/82; MiniLM 140/140, 1/80 and 149/149,
-2/82); only the figures above are held-out measures."""
+positives (fixed by act and by language). After development on them (lexical 140/140, 0/80 and
+149/149, 0/82) they count toward the developed targets; only the figures above are held-out
+measures. `twelfth` (149 hostile, 80 benign) and `thirteenth` (159, 84) were written sealed by two
+more authors before that work and measured once before it (main b986a0a: lexical 107/149, 1/80 and
+111/159, 2/84; MiniLM 121/149, 6/80 and 125/159, 7/84) and once after it, unread in between (main
+59042a3: lexical 107/149, 2/80 and 119/159, 2/84; MiniLM 120/149, 4/80 and 127/159, 5/84): the
+work that took tenth and eleventh to every text held gained 8 of 90 missed texts on another
+author's. Held here at the lexical figures after; the probe never trains on them."""
 
 
 @pytest.mark.parametrize("path", list(bench_screen.PATHS))
