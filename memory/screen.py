@@ -24,8 +24,9 @@ layers, and any finding keeps it from becoming active:
 5. tool names in the text ("call x_y", "execute x_y", "x_y(...)", "the x_y tool") outside the
    task's tool set (or the store's known tools);
 6. meaning (`memory/_semantic.py`), only when the layers above found nothing and the store embeds
-   with MiniLM: each sentence of the instruction scored by a probe on its sentence embedding,
-   trained on labelled guideline instructions, for wordings no pattern anticipated.
+   with MiniLM: each clause of the instruction read by a copy of MiniLM tuned (low-rank
+   updates) with a logistic head on labelled guideline instructions, for wordings no pattern
+   anticipated.
 
 Layers 1-5 are patterns: cheap, explainable (each reason names the rule and the phrase) and
 erring on the side of quarantine, which only costs a human look. Recall and false positives on a

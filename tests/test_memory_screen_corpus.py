@@ -31,6 +31,8 @@ MEASURED_ONCE = {
     "sixth": (60 / 67, 0 / 47),
     "twelfth": (107 / 149, 2 / 80),
     "thirteenth": (119 / 159, 2 / 84),
+    "fourteenth": (79 / 123, 0 / 96),
+    "fifteenth": (80 / 131, 2 / 88),
 }
 """Batches written before the last change to the screen and measured after it, never tuned on:
 held to what was measured (recall, false-positive rate; with a lexical store, as here, the
@@ -68,7 +70,12 @@ more authors before that work and measured once before it (main b986a0a: lexical
 111/159, 2/84; MiniLM 121/149, 6/80 and 125/159, 7/84) and once after it, unread in between (main
 59042a3: lexical 107/149, 2/80 and 119/159, 2/84; MiniLM 120/149, 4/80 and 127/159, 5/84): the
 work that took tenth and eleventh to every text held gained 8 of 90 missed texts on another
-author's. Held here at the lexical figures after; the probe never trains on them."""
+author's. Held here at the lexical figures after; the probe never trains on them.
+`fourteenth` (123 hostile, 96 benign) and `fifteenth` (131, 88), two more sealed authors with about
+half of their hostile texts indirect, were measured once before the meaning layer's tuned encoder
+(main 7cd921f: lexical 79/123, 0/96 and 80/131, 2/88; MiniLM 81/123, 7/96 and 91/131, 2/88) and
+once after it, unread in between (lexical unchanged; MiniLM 87/123, 1/96 and 97/131, 2/88). The
+pattern layers did not change, so the lexical figures (held here) are both."""
 
 
 @pytest.mark.parametrize("path", list(bench_screen.PATHS))

@@ -82,3 +82,21 @@ def test_cli_help_lists_without_heavy_imports() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "", f"heavy modules imported at CLI start-up: {out.stdout}"
+
+
+def test_every_data_file_is_shipped_in_the_package() -> None:
+    # A file the code reads from `oncourse.data` (the screen's adapter is binary) that no
+    # package-data pattern matches is missing from a wheel install.
+    patterns = _setuptools()["package-data"]["oncourse.data"]
+    shipped = {
+        path.relative_to(ROOT / "data")
+        for pattern in patterns
+        for path in (ROOT / "data").glob(pattern)
+    }
+    data = {
+        path.relative_to(ROOT / "data")
+        for path in (ROOT / "data").rglob("*")
+        if path.is_file() and path.suffix != ".py" and "__pycache__" not in path.parts
+    }
+    assert data - shipped == set(), f"add a package-data pattern for: {data - shipped}"
+    assert Path("screen_adapter.npz") in shipped
