@@ -12,18 +12,22 @@ before a negation), and a text scores as its highest clause. A corpus label belo
 text, so training is multiple-instance: a text's loss is that of its highest-scoring clause (a
 hostile text needs one hostile clause; every clause of a benign text must read as ordinary).
 
-The threshold is chosen by cross-validation over the training batches, in folds of two batches
-(`FOLDS`): each fold scored by a model trained on the other folds, the lowest threshold on a
-grid (0.025 steps, finer above 0.975) at which at most 2% of their benign texts are flagged. The
-table printed shows, per fold, the figures of that out-of-fold model alone and of the whole
-screen (pattern layers, then the layer): the honest estimate for an author nobody has seen; then
-the batches in `MEASURED_BATCHES`, read by the model trained on every training batch.
+The threshold is chosen by cross-validation over the training batches, in three folds of
+several authors' batches each (`FOLDS`): each fold scored by a model trained on the other two, the
+lowest threshold on a grid (0.025 steps, finer above 0.975) at which at most 2% of their benign
+texts are flagged. The table printed shows, per fold, the figures of that out-of-fold model alone
+and of the whole screen (pattern layers, then the layer): the honest estimate for an author nobody
+has seen; then the batches in `MEASURED_BATCHES`, read by the model trained on every training
+batch; then the out-of-fold curve (each grid threshold: the layer's share of benign and hostile
+texts flagged, the whole screen's counts). `--folds-only --json` runs the folds alone and
+`--cross-validation FILE` fits the final model with the threshold they chose (recorded with the
+batches it was chosen on), so the two can run at different times.
 
 Every training batch was written sealed and measured as held out before it joined (figures in the
 README and the commit log); the batches in `MEASURED_BATCHES` (held out, figures in the README)
-are never trained on: they measure the layer. Training takes ~55 minutes on two CPU cores (six
-fits); the result is `data/screen_probe.json` (head and threshold) and `data/screen_adapter.npz`
-(the low-rank updates, float16), read by the screen with numpy (no torch at run time).
+are never trained on: they measure the layer. The result is `data/screen_probe.json` (head and
+threshold) and `data/screen_adapter.npz` (the low-rank updates, float16), read by the screen with
+numpy (no torch at run time). Four fits on two CPU cores: see the README for how long they took.
 
     python bench/calibrate_screen.py [--corpus PATH] [--threshold T] [--no-write] [--json]
 """
@@ -59,11 +63,12 @@ CORPUS = ROOT / "tests" / "data" / "screen_corpus.jsonl"
 OUT = ROOT / "data" / PROBE_FILE
 ADAPTER = "screen_adapter.npz"
 FOLDS = (
-    ("first", "second"), ("third", "fourth"), ("fifth", "seventh"), ("eighth", "ninth"),
-    ("tenth", "eleventh"),
+    ("first", "second", "third", "fourth", "fifth", "seventh", "eighth"),
+    ("ninth", "tenth", "eleventh", "twelfth"),
+    ("thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth"),
 )  # fmt: skip
 TRAINING_BATCHES = tuple(b for fold in FOLDS for b in fold)
-MEASURED_BATCHES = ("sixth", "twelfth", "thirteenth", "fourteenth", "fifteenth")
+MEASURED_BATCHES = ("sixth", "eighteenth", "nineteenth")
 """Batches the layer never trains on (nor were the pattern layers developed on them)."""
 MAX_BENIGN_FLAGGED = 0.02
 GRID = tuple(round(0.5 + 0.025 * i, 3) for i in range(20)) + (0.98, 0.985, 0.99, 0.995)
@@ -182,8 +187,11 @@ def train(rows: list[dict], log: bool = True) -> Model:
     bags = [
         (found, int(r["label"] == "hostile")) for r in rows if (found := clauses(r["instruction"]))
     ]
-    bags += [([plain_words(clean(t))], 1) for group in HOSTILE.values() for t in group]
-    bags += [([plain_words(clean(t))], 0) for t in ORDINARY]
+    # The descriptions are read as the screen reads a text, clause by clause: read whole, an
+    # ordinary description taught nothing about its parts ("make every change the user asked
+    # for", before its tool calls), and the screen scores every part.
+    bags += [(_parts(t), 1) for group in HOSTILE.values() for t in group]
+    bags += [(_parts(t), 0) for t in ORDINARY]
     hostile = sum(label for _, label in bags)
     weight = {1: len(bags) / (2 * hostile), 0: len(bags) / (2 * (len(bags) - hostile))}
     optimiser = torch.optim.AdamW(
@@ -222,6 +230,11 @@ def train(rows: list[dict], log: bool = True) -> Model:
             print(f"  epoch {epoch + 1}/{EPOCHS}: loss {total / len(bags):.4f}", file=sys.stderr)
     model.encoder.eval()
     return model
+
+
+def _parts(text: str) -> list[str]:
+    """The clauses of a description, or the whole of it where every clause is left out."""
+    return clauses(text) or [plain_words(clean(text))]
 
 
 def out_of_fold(rows: list[dict]) -> np.ndarray:
@@ -276,6 +289,8 @@ def figures(name: str, test: list[dict], scores: np.ndarray, chosen: float) -> d
 
 def _line(name: str, t: dict) -> str:
     n, m = t["hostile"], t["benign"]
+    if len(name) > 16:  # a fold of many batches: its name on a line of its own
+        name = name + "\n" + " " * 17
     return (
         f"{name:<17}{t['probe_hostile_flagged']:>5}/{n:<4}{t['probe_benign_flagged']:>4}/{m:<4}|"
         f"{t['patterns_held']:>6}/{n:<4}{t['patterns_benign_flagged']:>4}/{m:<4}|"
@@ -295,6 +310,57 @@ def _print_table(table: list[dict]) -> None:
     print(_line("all folds", total))
 
 
+def cross_validate(rows: list[dict]) -> dict:
+    """Out-of-fold scores, the threshold they choose, the fold table and the curve over `GRID`."""
+    scores = out_of_fold(rows)
+    chosen = threshold(rows, scores)
+    benign = np.array([r["label"] == "benign" for r in rows])
+    caught = np.asarray(pattern_verdicts(rows))
+    table = []
+    for fold in FOLDS:
+        held = np.array([r.get("batch", "first") in fold for r in rows])
+        test = [r for r, h in zip(rows, held, strict=True) if h]
+        if test:
+            table.append(figures("+".join(fold), test, scores[held], chosen))
+    curve = [
+        {
+            "threshold": t,
+            "layer_benign_flagged": float((scores[benign] >= t).mean()),
+            "layer_hostile_flagged": float((scores[~benign] >= t).mean()),
+            "screen_held": int((caught | (scores >= t))[~benign].sum()),
+            "screen_benign_flagged": int((caught | (scores >= t))[benign].sum()),
+        }
+        for t in GRID
+    ]
+    return {
+        "threshold": chosen,
+        "benign_flagged": float((scores[benign] >= chosen).mean()),
+        "hostile_flagged": float((scores[~benign] >= chosen).mean()),
+        "rows": len(rows),
+        "batches": _present(rows),
+        "folds": table,
+        "curve": curve,
+    }
+
+
+def _present(rows: list[dict]) -> list[str]:
+    """The training batches that `rows` hold, in the order of `TRAINING_BATCHES`."""
+    found = {r.get("batch", "first") for r in rows}
+    return [b for b in TRAINING_BATCHES if b in found]
+
+
+def _print_curve(cv: dict) -> None:
+    hostile = sum(t["hostile"] for t in cv["folds"])
+    benign = sum(t["benign"] for t in cv["folds"])
+    print("out of fold  layer: benign hostile flagged | screen: held flagged")
+    for point in cv["curve"]:
+        print(
+            f"  >= {point['threshold']:<6} {point['layer_benign_flagged']:>7.1%} "
+            f"{point['layer_hostile_flagged']:>7.1%}        |"
+            f"{point['screen_held']:>6}/{hostile:<5}{point['screen_benign_flagged']:>4}/{benign}"
+        )
+
+
 def main() -> None:
     """Fit the layer, write data/screen_probe.json and the adapter, print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -305,24 +371,40 @@ def main() -> None:
     parser.add_argument(
         "--threshold",
         type=float,
-        help="use this threshold and skip the cross-validation (~45 of the ~55 minutes); "
+        help="use this threshold and skip the cross-validation; "
         "the probe file then records it as not cross-validated",
+    )
+    parser.add_argument(
+        "--folds-only",
+        action="store_true",
+        help="cross-validate only (no final fit, nothing written); with --json the result "
+        "that --cross-validation reads",
+    )
+    parser.add_argument(
+        "--cross-validation",
+        type=Path,
+        help="the output of an earlier `--folds-only --json` run: its threshold is used and "
+        "recorded as cross-validated, with the batches it was chosen on",
     )
     parser.add_argument("--json", action="store_true", help="the table as JSON on stdout")
     args = parser.parse_args()
     rows = load(args.corpus)
-    table = []
-    scores: np.ndarray | None = None
-    if args.threshold is not None:
-        chosen = args.threshold
-    else:
-        scores = out_of_fold(rows)
-        chosen = threshold(rows, scores)
-        for fold in FOLDS:
-            held = np.array([r.get("batch", "first") in fold for r in rows])
-            test = [r for r, h in zip(rows, held, strict=True) if h]
-            if test:
-                table.append(figures("+".join(fold), test, scores[held], chosen))
+    cv: dict | None = None
+    if args.cross_validation is not None:
+        cv = json.loads(args.cross_validation.read_text(encoding="utf-8"))
+    elif args.threshold is None:
+        cv = cross_validate(rows)
+    if args.folds_only:
+        if cv is None:
+            parser.error("--folds-only cross-validates; it takes no --threshold")
+        if args.json:
+            print(json.dumps(cv, indent=2))
+        else:
+            _print_table(cv["folds"])
+            _print_curve(cv)
+        return
+    chosen = args.threshold if cv is None else cv["threshold"]
+    table = [] if cv is None else list(cv["folds"])
     print("all training batches", file=sys.stderr)
     model = train(rows)
     kept_out = load(args.corpus, MEASURED_BATCHES)
@@ -334,17 +416,10 @@ def main() -> None:
         print(json.dumps(table, indent=2))
     else:
         _print_table(table)
+        if cv is not None:
+            _print_curve(cv)
     if args.no_write:
         return
-    benign = np.array([r["label"] == "benign" for r in rows])
-    cv = (
-        None
-        if scores is None
-        else {
-            "benign_flagged": float((scores[benign] >= chosen).mean()),
-            "hostile_flagged": float((scores[~benign] >= chosen).mean()),
-        }
-    )
     arrays, weights, bias = model.written()
     with (OUT.parent / ADAPTER).open("wb") as handle:
         np.savez_compressed(handle, **arrays)
@@ -357,6 +432,7 @@ def main() -> None:
         "threshold_cross_validated": cv is not None,
         "cv_benign_flagged": None if cv is None else cv["benign_flagged"],
         "cv_hostile_flagged": None if cv is None else cv["hostile_flagged"],
+        "cv_batches": None if cv is None else [b for b in TRAINING_BATCHES if b in cv["batches"]],
         "rows": len(rows),
         "descriptions": sum(len(g) for g in HOSTILE.values()) + len(ORDINARY),
     }
@@ -364,7 +440,7 @@ def main() -> None:
         "about": "The meaning layer of memory/_semantic.py: a logistic head on a LoRA-tuned "
         "MiniLM (adapter in " + ADAPTER + "); written by bench/calibrate_screen.py from the "
         "corpus batches " + ", ".join(TRAINING_BATCHES),
-        "trained_on": list(TRAINING_BATCHES),
+        "trained_on": _present(rows),
         "probes": {"all-MiniLM-L6-v2": probe},
     }
     OUT.write_text(json.dumps(document) + "\n", encoding="utf-8")
@@ -372,8 +448,9 @@ def main() -> None:
         print(f"threshold {chosen} (given, not cross-validated)")
     else:
         print(
-            f"threshold {chosen}, cross-validated over {len(FOLDS)} folds of {len(rows)} rows: "
-            f"{cv['benign_flagged']:.1%} of benign, {cv['hostile_flagged']:.1%} of hostile flagged"
+            f"threshold {chosen}, cross-validated over {len(cv['folds'])} folds of {cv['rows']} "
+            f"rows: {cv['benign_flagged']:.1%} of benign, {cv['hostile_flagged']:.1%} of hostile "
+            "flagged"
         )
 
 

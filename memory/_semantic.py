@@ -5,22 +5,26 @@ guideline's instruction (what injection puts in a prompt; `clauses` says what a 
 copy of the MiniLM encoder tuned for the task (low-rank updates to its dense weights, shipped as
 `data/screen_adapter.npz`) and scores the clause's sentence vector with a logistic head trained
 with it on labelled guideline texts: the corpus batches `first` to `fifth` and `seventh` to
-`eleventh`, each written sealed and measured as held out before it joined (`sixth` and `twelfth`
-to `fifteenth` are kept out: they measure), and short descriptions of the hostile intents and of
-ordinary operational guidance below. Training and the screen read the same thing, the clauses of
-the cleaned text (tool and field names read as `T`, `encoder_view`), and a guideline scores as its
-highest clause (training is multiple-instance: a text's loss is its highest clause's). A clause at
-or above the threshold is flagged, and the reason names the nearest hostile intent. The threshold
-(0.99) was chosen by cross-validation over the training batches (folds of two batches, each scored
-by a model trained on the others; at most 2% of their benign texts flagged) for the model as first
-trained, which read tool names; it flagged a guideline `learn` wrote from real runs, and the model
-was retrained with names masked and the same threshold, without a second cross-validation
-(`bench/calibrate_screen.py` trains the adapter and head with torch and prints the table; the
-screen runs the tuned encoder with numpy, no torch). The layer it replaced, a linear probe on the
-frozen encoder's vectors, separated a hostile order from its refusal or ordinary twin too weakly on
-other authors' text (ROC AUC 0.77 and 0.79 on `twelfth` and `thirteenth`). Measured on two batches
-written after it by authors who never read the screen (`fourteenth`, `fifteenth`), the MiniLM
-store went from 172 to 184 of 254 hostile texts held and from 9 to 3 of 184 benign ones flagged.
+`seventeenth`, fifteen authors, each written sealed and measured as held out before it joined
+(`sixth`, `eighteenth` and `nineteenth` are kept out: they measure), and short descriptions of
+the hostile intents and of ordinary operational guidance below. Training and the screen read the
+same thing, the clauses of the cleaned text (tool and field names read as `T`, `encoder_view`),
+and a guideline scores as its highest clause (training is multiple-instance: a text's loss is its
+highest clause's). A clause at or above the threshold is flagged, and the reason names the nearest
+hostile intent. The threshold (0.985) was chosen by cross-validation over the training batches
+(three folds of several authors each, each scored by a model trained on the other two; at most 2%
+of their benign texts flagged: 1.8% of benign, 58.6% of hostile texts out of fold); the model so
+cross-validated read the intent descriptions whole and flagged a guideline `learn` wrote from real
+runs ("make every change the user asked for" had never been shown as ordinary on its own), so the
+descriptions are now read clause by clause, as the screen reads, and the shipped model was fitted
+again with the same threshold, not cross-validated again (`bench/calibrate_screen.py` trains the
+adapter and head with torch and prints the table; the screen runs the tuned encoder with numpy, no
+torch). The layer it replaced, a linear probe on the frozen encoder's vectors, separated a hostile
+order from its refusal or ordinary twin too weakly on other authors' text (ROC AUC 0.77 and 0.79
+on `twelfth` and `thirteenth`). Measured on two batches written sealed before this model by
+authors who never read the screen (`eighteenth`, `nineteenth`), the MiniLM store went from 188 to
+202 of 268 hostile texts held (indirect techniques 54 to 66 of 128) with 5 of 172 benign ones
+flagged before and after.
 
 Refusals and negations ("do not ...", "never ...", "decline ...", "X is not Y", and the same in
 the languages `_negation.py` reads: "refusez ...", "no compartas ...", "nigdy nie ...", a German

@@ -33,6 +33,10 @@ MEASURED_ONCE = {
     "thirteenth": (119 / 159, 2 / 84),
     "fourteenth": (79 / 123, 0 / 96),
     "fifteenth": (80 / 131, 2 / 88),
+    "sixteenth": (69 / 126, 3 / 86),
+    "seventeenth": (76 / 120, 5 / 91),
+    "eighteenth": (89 / 133, 2 / 87),
+    "nineteenth": (84 / 135, 3 / 85),
 }
 """Batches written before the last change to the screen and measured after it, never tuned on:
 held to what was measured (recall, false-positive rate; with a lexical store, as here, the
@@ -75,7 +79,16 @@ author's. Held here at the lexical figures after; the probe never trains on them
 half of their hostile texts indirect, were measured once before the meaning layer's tuned encoder
 (main 7cd921f: lexical 79/123, 0/96 and 80/131, 2/88; MiniLM 81/123, 7/96 and 91/131, 2/88) and
 once after it, unread in between (lexical unchanged; MiniLM 87/123, 1/96 and 97/131, 2/88). The
-pattern layers did not change, so the lexical figures (held here) are both."""
+pattern layers did not change, so the lexical figures (held here) are both.
+`sixteenth` (126 hostile, 86 benign) and `seventeenth` (120, 91), two more sealed authors (half of
+their hostile texts indirect), were measured once on main 319b322 (lexical 69/126, 3/86 and 76/120,
+5/91; MiniLM 84/126, 3/86 and 80/120, 5/91) and then joined the meaning layer's training set with
+`twelfth` to `fifteenth`; the pattern layers were not developed on any of them, so all six are held
+here to their lexical figures, not to the targets. `eighteenth` (133, 87) and `nineteenth` (135,
+85), written sealed with them by two more authors, were measured once before that retraining
+(main 319b322: lexical 89/133, 2/87 and 84/135, 3/85; MiniLM 96/133, 2/87 and 92/135, 3/85) and once
+after it, unread in between (lexical unchanged; MiniLM 106/133, 2/87 and 105/135, 3/85); the
+layer never trains on them."""
 
 
 @pytest.mark.parametrize("path", list(bench_screen.PATHS))
