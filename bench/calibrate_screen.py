@@ -237,11 +237,16 @@ def _parts(text: str) -> list[str]:
     return clauses(text) or [plain_words(clean(text))]
 
 
+def _in_fold(rows: list[dict], fold: tuple[str, ...]) -> np.ndarray:
+    """Which rows belong to the batches of `fold`."""
+    return np.array([r.get("batch", "first") in fold for r in rows])
+
+
 def out_of_fold(rows: list[dict]) -> np.ndarray:
     """Each row's score from a model trained on the other folds."""
     out = np.zeros(len(rows))
     for fold in FOLDS:
-        held = np.array([r.get("batch", "first") in fold for r in rows])
+        held = _in_fold(rows, fold)
         if not held.any():
             continue
         print(f"fold {'+'.join(fold)} left out", file=sys.stderr)
@@ -318,20 +323,22 @@ def cross_validate(rows: list[dict]) -> dict:
     caught = np.asarray(pattern_verdicts(rows))
     table = []
     for fold in FOLDS:
-        held = np.array([r.get("batch", "first") in fold for r in rows])
+        held = _in_fold(rows, fold)
         test = [r for r, h in zip(rows, held, strict=True) if h]
         if test:
             table.append(figures("+".join(fold), test, scores[held], chosen))
-    curve = [
-        {
-            "threshold": t,
-            "layer_benign_flagged": float((scores[benign] >= t).mean()),
-            "layer_hostile_flagged": float((scores[~benign] >= t).mean()),
-            "screen_held": int((caught | (scores >= t))[~benign].sum()),
-            "screen_benign_flagged": int((caught | (scores >= t))[benign].sum()),
-        }
-        for t in GRID
-    ]
+    curve = []
+    for t in GRID:
+        screened = caught | (scores >= t)
+        curve.append(
+            {
+                "threshold": t,
+                "layer_benign_flagged": float((scores[benign] >= t).mean()),
+                "layer_hostile_flagged": float((scores[~benign] >= t).mean()),
+                "screen_held": int(screened[~benign].sum()),
+                "screen_benign_flagged": int(screened[benign].sum()),
+            }
+        )
     return {
         "threshold": chosen,
         "benign_flagged": float((scores[benign] >= chosen).mean()),
@@ -432,7 +439,7 @@ def main() -> None:
         "threshold_cross_validated": cv is not None,
         "cv_benign_flagged": None if cv is None else cv["benign_flagged"],
         "cv_hostile_flagged": None if cv is None else cv["hostile_flagged"],
-        "cv_batches": None if cv is None else [b for b in TRAINING_BATCHES if b in cv["batches"]],
+        "cv_batches": None if cv is None else cv["batches"],
         "rows": len(rows),
         "descriptions": sum(len(g) for g in HOSTILE.values()) + len(ORDINARY),
     }
