@@ -394,14 +394,24 @@ def test_cli_ctrl_c_writes_finished_runs_and_exits_130(tmp_path: Path) -> None:
         str(out),
         "--no-progress",
     ]
+    # A shell that starts pytest in the background (nohup, `&`, a CI wrapper) leaves SIGINT
+    # ignored, and an ignored signal stays ignored across exec: Python then never installs its
+    # Ctrl-C handler, and the run would finish with 0. Ctrl-C from a terminal is what is tested,
+    # so the child gets the handler a terminal's Python has.
+    ctrl_c = (
+        "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+        "sys.argv[0] = 'oncourse'; runpy.run_module('oncourse.adapters.cli', run_name='__main__')"
+    )
+    command = [sys.executable, "-c", ctrl_c, "run", *args]
     proc = subprocess.Popen(
-        _cli(*args), cwd=tmp_path, env=_cli_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        command, cwd=tmp_path, env=_cli_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and proc.poll() is None:
         if out.exists() and out.read_bytes().count(b"\n") >= 8:
             break
         time.sleep(0.02)
+    assert proc.poll() is None, "the run ended before it could be interrupted"
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130
