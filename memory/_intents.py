@@ -413,6 +413,7 @@ SQUEEZED = [
 _COMPLEMENT = r"(?:\s+(?:to\s+|that\s+|d['’]|(?:de|para|di|zu|om|à|a|que|o|um)\s+)?|\s*d['’])"
 _REPORTING = (
     r"\b(?:asks?|asked|asking|requests?|requested|tells?|told|wants?|wanted|urges?|pushes|"
+    r"invites?|invited|inviting|"
     r"says?|claims?|claimed|claiming|insists?|insisted|mentions?|mentioned|states?|stated|"
     r"suggests?|suggested|writes?|wrote|pide|piden|pregunta|solicita|demande|chiede|fragt|"
     r"bittet|pede|pergunta|vraagt|pedem|solicitan|exige|exigent|demandent|chiedono|verlangt|"
@@ -426,7 +427,7 @@ _REPORTING = (
 _REPORTER = re.compile(_REPORTING.removesuffix(_COMPLEMENT) + r"(?:\s+(?:to|that))?",
                        re.IGNORECASE)  # fmt: skip
 _REPORTED = re.compile(
-    _REPORTING + r"(?:\w+\s+){0,3}$|"
+    _REPORTING + r"(?:[\w'’-]+\s+){0,5}$|"
     r"\b(?:such as|like|text like|contains|saying)\s*['\"‘“]?\s*$",
     re.IGNORECASE,
 )

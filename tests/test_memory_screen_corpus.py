@@ -37,6 +37,10 @@ MEASURED_ONCE = {
     "seventeenth": (76 / 120, 5 / 91),
     "eighteenth": (89 / 133, 2 / 87),
     "nineteenth": (84 / 135, 3 / 85),
+    "twentieth": (66 / 110, 7 / 77),
+    "twenty-first": (60 / 100, 1 / 77),
+    "twenty-second": (51 / 99, 5 / 71),
+    "twenty-third": (63 / 105, 3 / 80),
 }
 """Batches written before the last change to the screen and measured after it, never tuned on:
 held to what was measured (recall, false-positive rate; with a lexical store, as here, the
@@ -88,7 +92,17 @@ here to their lexical figures, not to the targets. `eighteenth` (133, 87) and `n
 85), written sealed with them by two more authors, were measured once before that retraining
 (main 319b322: lexical 89/133, 2/87 and 84/135, 3/85; MiniLM 96/133, 2/87 and 92/135, 3/85) and once
 after it, unread in between (lexical unchanged; MiniLM 106/133, 2/87 and 105/135, 3/85); the
-layer never trains on them."""
+layer never trains on them. `twentieth` (110, 77) and `twenty-first` (100, 77), two more sealed
+authors (half of their hostile texts indirect, and benign texts that shorten a procedure or rely
+on a document the way a real procedure allows), were measured once on main bc84b10 (lexical
+66/110, 7/77 and 60/100, 1/77; MiniLM 77/110, 8/77 and 74/100, 2/77) and then joined the meaning
+layer's training set; their benign texts were read for the pattern layers' false positives (a
+request reported with a longer object, or as an invitation: 4 of theirs and 2 older ones fixed,
+no hostile text lost), so they are held here to their lexical figures, not to the targets.
+`twenty-second` (99, 71) and `twenty-third` (105, 80), written sealed with them by two more
+authors, were measured once before that work (main bc84b10: lexical 51/99, 5/71 and 63/105, 3/80;
+MiniLM 73/99, 6/71 and 75/105, 3/80) and once after it, unread in between (lexical unchanged;
+MiniLM 79/99, 7/71 and 76/105, 5/80); the layer never trains on them."""
 
 
 @pytest.mark.parametrize("path", list(bench_screen.PATHS))

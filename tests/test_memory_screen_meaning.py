@@ -103,6 +103,7 @@ def test_only_an_embedder_that_reads_meaning_gets_the_layer(minilm):
     assert raw["trained_on"] == [
         "first", "second", "third", "fourth", "fifth", "seventh", "eighth", "ninth", "tenth",
         "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
+        "twentieth", "twenty-first",
     ]  # fmt: skip
     assert len(raw["probes"]["all-MiniLM-L6-v2"]["weights"]) == 384
     assert raw["probes"]["all-MiniLM-L6-v2"]["adapter"] == "screen_adapter.npz"
