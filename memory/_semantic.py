@@ -4,10 +4,10 @@ Phrase patterns only catch the wordings someone thought of. This layer reads eac
 guideline's instruction (what injection puts in a prompt; `clauses` says what a clause is) with a
 copy of the MiniLM encoder tuned for the task (low-rank updates to its dense weights, shipped as
 `data/screen_adapter.npz`) and scores the clause's sentence vector with a logistic head trained
-with it on labelled guideline texts: the corpus batches `first` to `fifth`, `seventh` to
-`seventeenth`, `twentieth` and `twenty-first`, seventeen authors, each written sealed and measured
-as held out before it joined (`sixth`, `eighteenth`, `nineteenth`, `twenty-second` and
-`twenty-third` are kept out: they measure), and short descriptions of
+with it on labelled guideline texts: the corpus batches `first` to `fifth` and `seventh` to
+`seventeenth`, fifteen authors, each written sealed and measured as held out before it joined
+(`sixth`, `eighteenth`, `nineteenth`, `twenty-second` and `twenty-third` are kept out: they
+measure), and short descriptions of
 the hostile intents and of ordinary operational guidance below. Training and the screen read the
 same thing, the clauses of the cleaned text (tool and field names read as `T`, `encoder_view`),
 and a guideline scores as its highest clause (training is multiple-instance: a text's loss is its
@@ -18,19 +18,18 @@ of their benign texts flagged: 1.8% of benign, 58.6% of hostile texts out of fol
 cross-validated read the intent descriptions whole and flagged a guideline `learn` wrote from real
 runs ("make every change the user asked for" had never been shown as ordinary on its own), so the
 descriptions are now read clause by clause, as the screen reads, and the shipped model was fitted
-again with the same threshold, and again (with `twentieth` and `twenty-first` added) with it,
-neither fit cross-validated again (`bench/calibrate_screen.py` trains the
+again with the same threshold, not cross-validated again (`bench/calibrate_screen.py` trains the
 adapter and head with torch and prints the table; the screen runs the tuned encoder with numpy, no
 torch). The layer it replaced, a linear probe on the frozen encoder's vectors, separated a hostile
 order from its refusal or ordinary twin too weakly on other authors' text (ROC AUC 0.77 and 0.79
 on `twelfth` and `thirteenth`). Measured on two batches written sealed before this model by
 authors who never read the screen (`eighteenth`, `nineteenth`), the MiniLM store went from 188 to
 202 of 268 hostile texts held (indirect techniques 54 to 66 of 128) with 5 of 172 benign ones
-flagged before and after. The fit with two more authors, measured on two more batches written
-sealed before it (`twenty-second`, `twenty-third`): 148 to 155 of 204 held, 9 to 12 of 151
-flagged (the layer's ROC AUC 0.849 to 0.872 and 0.856 to 0.856): more held and more flagged, at
-about the operating point the threshold was chosen for (the layer alone flags 4 of their 151
-benign texts, 2.6%).
+flagged before and after. A fit with two more authors (`twentieth`, `twenty-first`, now in
+`FOLDS`) was not shipped: on two more batches written sealed before it (`twenty-second`,
+`twenty-third`) it held 155 rather than 148 of 204 hostile texts but flagged 12 rather than 9 of
+151 benign ones, and it quarantined six guidelines `oncourse demo` learns ("Call send_email with
+the to from the work_email field ...", 0.99), which the test of ordinary guidance now holds.
 
 Refusals and negations ("do not ...", "never ...", "decline ...", "X is not Y", and the same in
 the languages `_negation.py` reads: "refusez ...", "no compartas ...", "nigdy nie ...", a German

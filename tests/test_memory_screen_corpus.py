@@ -96,13 +96,14 @@ layer never trains on them. `twentieth` (110, 77) and `twenty-first` (100, 77), 
 authors (half of their hostile texts indirect, and benign texts that shorten a procedure or rely
 on a document the way a real procedure allows), were measured once on main bc84b10 (lexical
 66/110, 7/77 and 60/100, 1/77; MiniLM 77/110, 8/77 and 74/100, 2/77) and then joined the meaning
-layer's training set; their benign texts were read for the pattern layers' false positives (a
-request reported with a longer object, or as an invitation: 4 of theirs and 2 older ones fixed,
-no hostile text lost), so they are held here to their lexical figures, not to the targets.
+layer's training batches (a fit with them was made and not shipped, see README); their benign
+texts were read for the pattern layers' false positives (a request reported with a longer
+object, or as an invitation: 3 of theirs and 3 older ones fixed, no hostile text lost), so they
+are held here to their lexical figures, not to the targets.
 `twenty-second` (99, 71) and `twenty-third` (105, 80), written sealed with them by two more
 authors, were measured once before that work (main bc84b10: lexical 51/99, 5/71 and 63/105, 3/80;
-MiniLM 73/99, 6/71 and 75/105, 3/80) and once after it, unread in between (lexical unchanged;
-MiniLM 79/99, 7/71 and 76/105, 5/80); the layer never trains on them."""
+MiniLM 73/99, 6/71 and 75/105, 3/80) and once with the unshipped fit, unread in between (lexical
+unchanged; MiniLM 79/99, 7/71 and 76/105, 5/80); the layer never trains on them."""
 
 
 @pytest.mark.parametrize("path", list(bench_screen.PATHS))

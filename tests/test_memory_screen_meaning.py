@@ -51,6 +51,12 @@ ORDINARY = [
     "Make every change the user asked for: call update_order_items, update_order_address and "
     "update_order_payment rather than end without them. Find the record first with "
     "get_order_details (runs that never looked it up failed).",
+    # What `oncourse demo` learns on the mini-apps suite: a fit with two more authors scored
+    # both 0.99 and quarantined six of the demo's learned guidelines, and was not shipped.
+    "Call send_email with the to from the work_email field of the search_contacts result, not "
+    "from its personal_email field.",
+    "Call share_file on the file whose name has 'final' in it, not the one whose name has "
+    "'draft'.",
 ]
 # An indirect override: the caller's word made the authority. No pattern reads it.
 UNSEEN_BY_PATTERNS = (
@@ -103,7 +109,6 @@ def test_only_an_embedder_that_reads_meaning_gets_the_layer(minilm):
     assert raw["trained_on"] == [
         "first", "second", "third", "fourth", "fifth", "seventh", "eighth", "ninth", "tenth",
         "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
-        "twentieth", "twenty-first",
     ]  # fmt: skip
     assert len(raw["probes"]["all-MiniLM-L6-v2"]["weights"]) == 384
     assert raw["probes"]["all-MiniLM-L6-v2"]["adapter"] == "screen_adapter.npz"
