@@ -37,6 +37,9 @@ def test_demo_runs_the_whole_loop_and_reuses_runs(tmp_path: Path):
     assert evolve["baseline"]["n_tasks"] == demo["eval"]["splits"]["train"]["tasks"]
     decided = len(evolve["promoted"]) + len(evolve["retired"]) + len(evolve["unvalidated"])
     assert decided <= len(evolve["added"]) + len(evolve["merged"])
+    # The suite's runs carry no hostile text, so the screen must let every learned guideline
+    # through: a meaning-layer fit that quarantined six of them turned the held-out verdict.
+    assert evolve["generated"] > 0 and evolve["quarantined"] == []
     report = Path(demo["html_report"]).read_text()
     assert "SIMULATED" in report and "<svg" in report
     # The train baseline is shared by evolve and eval: one file, reused, not run twice.
