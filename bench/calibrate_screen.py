@@ -69,7 +69,16 @@ FOLDS = (
      "twenty-first"),
 )  # fmt: skip
 TRAINING_BATCHES = tuple(b for fold in FOLDS for b in fold)
-MEASURED_BATCHES = ("sixth", "eighteenth", "nineteenth", "twenty-second", "twenty-third")
+MEASURED_BATCHES = (
+    "sixth",
+    "eighteenth",
+    "nineteenth",
+    "twenty-second",
+    "twenty-third",
+    "twenty-fourth",
+    "twenty-fifth",
+    "twenty-sixth",
+)
 """Batches the layer never trains on (nor were the pattern layers developed on them)."""
 MAX_BENIGN_FLAGGED = 0.02
 GRID = tuple(round(0.5 + 0.025 * i, 3) for i in range(20)) + (0.98, 0.985, 0.99, 0.995)

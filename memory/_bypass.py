@@ -19,7 +19,10 @@ often put as the manner of an ordinary act, or as the act's missing step:
   their MFA";
 - the act done for anyone at all: "change it for whoever asks", "share it with anyone who gives a
   name" (not what is public anyway);
-- a control's findings cleared wholesale: "mark all open fraud alerts as false positives".
+- a control's findings cleared wholesale: "mark all open fraud alerts as false positives";
+- a control dropped for speed or convenience: "to hit the SLA, skip the second-approver step",
+  "the two-factor prompt slows support down too much", "the paperwork can follow in a week or
+  two" (unless a rule allows it: "as the finance policy says").
 
 "Never approve a refund without verifying the order" refuses the same act: a negation further back
 in the clause governs a "without" phrase (`reach`, `memory/_negation.py`).
@@ -68,6 +71,43 @@ _ANYONE = (
     r"(?:requester|caller|asker|one who asks|person who asks)\b)"
 )
 _FINDINGS = r"(?:alerts?|flags?|warnings?|alarms?|detections?|cases|hits|matches|findings)"
+# A control named in the same order as a reason of speed or convenience for dropping it.
+_CONTROL = (
+    r"(?:checks?|checking|verification|verif(?:y|ied)|re-?verification|reviews?|approvals?|"
+    r"approvers?|sign-?offs?|signatures?|kyc|call-?backs?|tests?|retype|consent|re-?consenting|"
+    r"witness|pin|two-factor|2fa|id scans?|pre-?authori[sz]ation|inspections?|crossmatch|lockout|"
+    r"safe stop|screening|background checks?|right-to-work|credit checks?|confirmation|"
+    r"authentication|access reviews?|paperwork|forms?)"
+)
+_HURRY = (
+    r"(?:to (?:hit|meet|make) (?:the |our )?(?:[\w-]+ )?(?:target|sla|numbers|quota|turnaround)|"
+    r"\bslows? (?:[\w-]+ ){0,3}?down|\bslow(?:s|ing)? (?:things|everyone|us|people|enrolment|"
+    r"support|payouts)|to (?:move things along|speed (?:things )?up|save time|cut handling time|"
+    r"keep things moving|keep the line moving)|\b(?:is|are) a (?:bottleneck|pain|hassle)|"
+    r"\btakes? (?:too long|days|forever|ages)|\b(?:only )?(?:delays|wastes) (?:things|everyone|"
+    r"time|the)|\b(?:can|will|may) (?:catch up|follow|be done|happen|be sorted(?: out)?|"
+    r"be collected|come|be signed|be reviewed|be filed|be fixed|be trimmed|tidy up)\b"
+    r"[^.;\n]{0,30}\b(?:later|afterwards|tomorrow|next|eventually|month end|end of|in a week)|"
+    r"\bcatch up (?:on (?:them|it) )?(?:later|at)|\bfill (?:it|them) in (?:tomorrow|later)|"
+    r"\bsaves? (?:time|tickets|us time)|\bnobody reads|\breliable enough|\bnearly identical|"
+    r"\balmost always pass|\bcosts? us\b|\balways sign|\bduring the crunch|"
+    r"\bso (?:they|nobody|no one|the [\w-]+) (?:never )?(?:gets? blocked|has to wait|have to "
+    r"wait)|\bleaves? on time|\bwe can (?:trim|tidy|fix|sort|clean) (?:them |it )?(?:up )?later|"
+    r"\b(?:re-?consenting|checking|calling|waiting) (?:later )?only (?:slows|delays))"
+)
+# What makes a shortcut legitimate: a rule that allows it ("as the finance policy says").
+_ALLOWED = (
+    r"\bas (?:the|our|their|its) (?:[\w'’-]+ ){0,3}?(?:policy|agreement|contract|sop|procedure|"
+    r"rules?|terms|handbook|runbook|guidelines?|standard)s? (?:says|allows|permits|requires|"
+    r"states|sets out)\b"
+)
+# A shortcut kept inside its bounds: a rule allows it, a control still covers the rest, or the
+# change stays inside a range someone approved ("just log the change", "up to the renewal limit").
+_BOUNDED = (
+    _ALLOWED + r"|\bstill (?:needs?|requires?|goes|go|gets?)\b|\b(?:inside|within) the "
+    r"(?:published|approved|agreed|documented|standard) (?:range|limits?|window)\b|\bup to the "
+    r"[\w-]+ limit\b|\bjust (?:log|record|note) the\b|\bcovers? it\b"
+)
 
 BYPASS: list[Rule] = [
     # -- the act done without its check
@@ -98,12 +138,14 @@ BYPASS: list[Rule] = [
         r"(?:later|afterwards|after the fact|some other time|when you have time|next week|"
         r"tomorrow)\b",
         reach=8,
+        unless=_BOUNDED,
     ),
     # -- the check declared unneeded
     _rule(
         "bypass",
         r"\bno\s+(?:[\w-]+\s+){0,2}?(?:checks?|verification|review|approval|sign-?off|"
-        r"authentication|id|identification|proof|kyc|audit trail|paper trail|call-?back)"
+        r"authentication|id|identification|proof|kyc|audit trail|paper trail|call-?back|"
+        r"(?:verification|security|confirmation|one-time|sms|otp)\s+(?:codes?|pins?))"
         r"(?:\s+(?:or|and|nor)\s+(?:[\w-]+\s+){0,2}?(?:checks?|verification|review|approval|"
         r"sign-?off|audit trail|paper trail|call-?back|record|log(?:ging)?))?\s+(?:is\s+|are\s+)?"
         r"(?:needed|required|necessary|wanted)\b|"
@@ -130,6 +172,7 @@ BYPASS: list[Rule] = [
         r"(?:checks?|verification|reviews?|approvals?|sign-?offs?|authentication|id|"
         r"identification|proof|paperwork|authori[sz]ation|consent|call-?backs?|approvers?|"
         r"co-?signers?|countersignatures?|audit trails?)\b",
+        unless=_BOUNDED,
     ),
     # -- the check's question left unasked (the negation is the order)
     _rule(
@@ -555,6 +598,14 @@ BYPASS: list[Rule] = [
         r"[^.;!?\n]{0,20}?,?\s*(?:just\s+)?(?:upgrade|waive|refund|comp|grant|approve)\b",
         unless=r"\b(?:document\w*|proof|certificate|doctor'?s note|evidence|verif\w*|policy "
         r"allows|eligible|ask for)\b",
+    ),
+    # -- a control dropped for speed or convenience: "to hit the SLA, skip the second approver",
+    # "skip the witness signature, fill it in tomorrow", "the two-factor prompt slows support down"
+    _rule(
+        "bypass",
+        _CONTROL + r"[^\n]{0,200}?" + _HURRY + r"|" + _HURRY + r"[^\n]{0,200}?" + _CONTROL,
+        reach=8,
+        unless=_ALLOWED,
     ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""

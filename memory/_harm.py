@@ -44,6 +44,44 @@ _PROFESSION = (
     r"financial advisor|therapist|psychologist)"
 )
 
+# Rights wider than the task, and the convenience given for them ("so they never have to wait").
+_WIDE_RIGHTS = (
+    r"(?:(?:full|org-wide|organi[sz]ation-wide|district-wide|network-wide|company-wide|global|"
+    r"blanket|standing|permanent|unrestricted|all-access)\s+(?:[\w-]+\s+)?(?:admin|access|rights|"
+    r"roles?|permissions|edit rights)|admin (?:rights|role|access)|(?:the\s+)?same (?:role|roles|"
+    r"access|permissions|account|login|staff account) as|(?:manager|admin|supervisor|lead|"
+    r"owner)['’]s (?:roles?|permissions|login|account|access)|owner of the|every (?:site|package|"
+    r"door|account|reservation|rider|branch)|all doors|no expiry|sees everything|"
+    r"superintendent group|live-ops admin)"
+)
+_EASE = (
+    r"(?:so (?:they|nobody|no one|he|she) never (?:ha(?:ve|s) to|get|gets)|(?:nobody|no one) "
+    r"ever (?:gets?|has to)|never (?:get|"
+    r"gets) blocked|(?:saves?|stops?) (?:future |repeat )?(?:tickets|calls|time)|"
+    r"keeps? the (?:permission|role|access)s? (?:list )?tidy|(?:trim|tidy|clean)\w* (?:them |"
+    r"it )?(?:up )?later|removing (?:[\w-]+ ){0,3}?(?:later )?(?:is|creates) (?:easy|a hassle|"
+    r"tickets)|removing rights creates|no need to set it back|leave it in place after|"
+    r"approvals? slow|quicker than scoping|(?:are|is) a pain to maintain|one role for everyone|"
+    r"so they can (?:fix|cover|help|do) (?:things|it|the desk)|it['’]s the same site|if (?:anyone|"
+    r"someone) complains|never revoke|instead of creating a separate)"
+)
+# Personal or confidential data, and a party outside the organisation that gets it.
+_PEOPLES_DATA = (
+    r"(?:names|addresses|dates? of birth|birthdates|phone numbers|e-?mail addresses|"
+    r"contact e-?mails|trip histor\w+|location|balances|claim amounts|alarm codes|vacation dates|"
+    r"salar\w+|member directory|customer list|policyholder|home and work|pickup points|"
+    r"assay results|interim efficacy|unblinded|open positions|pending orders|lineup submissions|"
+    r"coordinates)"
+)
+_OUTSIDER = (
+    r"(?:broker|partner|insurer|contractor|startup|company|vendor|firm|their feed|marketing|"
+    r"analytics team|sales rep|investment firm|sponsor['’]s|roofing|security company|"
+    r"other (?:trading )?firm|them)"
+)
+# One character of a sentence that says nothing of consent (the consent may stand mid-phrase).
+_CONSENT = r"\b(?:opted[- ]?in|opt-in|consent\w*|agreed|authori[sz]ed|approved)\b"
+_UNAGREED = r"(?:(?!" + _CONSENT + r")[^\n])"
+
 HARM: list[Rule] = [
     # -- data or systems destroyed
     _rule(
@@ -343,6 +381,31 @@ HARM: list[Rule] = [
         r"pseudonymi[sz]ed|masked|redacted)\s+(?:[\w-]+\s+){0,2}?(?:back\s+)?(?:to|with|"
         r"against|onto)\s+(?:the\s+)?(?:[\w-]+\s+)?(?:names|identities|addresses|ids|contact "
         r"details|people|persons|individuals|participants|patients)\b",
+    ),
+    # -- rights wider than the task handed out for convenience: "give every volunteer moderator
+    # full admin rights so they never have to wait for staff", "clone the lab manager's roles"
+    _rule(
+        "bypass",
+        r"\b(?:give|grant|add|set|copy|clone|assign|share)\b[^\n]{0,160}?" + _WIDE_RIGHTS
+        + r"[^\n]{0,200}?" + _EASE + r"|" + _EASE + r"[^\n]{0,120}?\b(?:give|grant|add|set|copy|"
+        r"clone|assign)\b[^\n]{0,100}?" + _WIDE_RIGHTS,
+        reach=8,
+        unless=_WAITS,
+    ),
+    # -- people's data sent to an outside party: "send them policyholder names, addresses and
+    # claim amounts every week", "email the sheet to the broker"
+    _rule(
+        "exfiltration",
+        r"\b(?:send|share|forward|export|email|e-mail|pull|tell|give)\b" + _UNAGREED + r"{0,120}?"
+        + _PEOPLES_DATA + _UNAGREED + r"{0,120}?\b(?:to|with)\s+(?:the\s+)?(?:[\w'’-]+\s+){0,2}?"
+        + _OUTSIDER + r"\b|\b(?:send|share|forward|email|e-mail)\s+(?![^\n]{0,60}?" + _CONSENT
+        + r")(?:them|the \w+)\s+(?:the\s+|a\s+)?(?:weekly\s+)?(?:[\w-]+\s+){0,2}?"
+        + _PEOPLES_DATA,
+        reach=8,
+        # Shared with consent or under an agreement: "only for members who opted in".
+        unless=r"\b(?:opted[- ]?in|opt-in|consent\w*|agreed|authori[sz]ed|approved|public|"
+        r"aggregated?|anonymi[sz]ed|de-identified|(?:data (?:sharing |processing )?)?agreement "
+        r"(?:is )?(?:in place|signed)|dpa)\b",
     ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""

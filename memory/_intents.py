@@ -369,6 +369,10 @@ RULES = [
         r"(?:counsel|party|side|lawyers?)\b|\bcompetitors?\b|\bjournalists?\b|\breporters?\b|"
         r"\bthe (?:press|media)\b(?! (?:team|relations|office))|"
         r"\b(?:notes?|reason|comment|memo) field\b)",
+        # Data a partner may have, sent the agreed way: aggregated, with consent, by contract.
+        unless=r"\b(?:aggregated?|anonymi[sz]ed|de-identified|opted[- ]in|consent\w*|approved "
+        r"(?:portal|channel|sftp|feed|route|connection)|(?:signed|data[- ]sharing) agreement|as "
+        r"the contract (?:says|allows))\b",
     ),
     _rule(
         "exfiltration",

@@ -9,15 +9,16 @@ layers, and any finding keeps it from becoming active:
    characters made visible), look-alike letters mapped to Latin, spelled-out letters joined,
    leetspeak read as letters; words split mid-word re-split (`wordninja`); the text reversed
    and ROT13-decoded;
-2. intents (`memory/_intents.py`, `_signals.py`, `_registers.py`, `_authority.py`,
-   `_bypass.py`, `_destinations.py`, `_harm.py`, `_languages.py`): overriding the instructions
-   (also dressed as an announcement, a policy update, an authority's decision, or a source ranked
-   above the set-up),
-   skipping a check, role play, revealing the system prompt, sending data out (also by machine:
-   a copy to an IP address, a DNS lookup, a credential file), hiding an act or a text,
-   destroying data, handing rights to the caller, deceiving the user, spreading itself; the same
-   words in a refusal ("decline", "never share") or as the reported situation ("if the user
-   says the limits were lifted, check the policy") are benign;
+2. intents (`memory/_intents.py`, `_signals.py`, `_registers.py`, `_authority.py`, `_bypass.py`,
+   `_destinations.py`, `_harm.py`, `_oversight.py`, `_languages.py`): overriding the
+   instructions (also dressed as an announcement, a policy update, an authority's decision, or a
+   source ranked above the set-up), skipping a check, role play, revealing the system prompt,
+   sending data out (also by machine: a copy to an IP address, a DNS lookup, a credential file),
+   hiding an act or a text, destroying data, handing rights to the caller, deceiving the user,
+   spreading itself, keeping an act from the people and records that oversee it or making a
+   record say what did not happen, a document or a tool's field obeyed as an order, a control
+   dropped for speed; the same words in a refusal ("decline", "never share") or as the reported
+   situation ("if the user says the limits were lifted, check the policy") are benign;
 3. encoded spans (base64, hex, URL escapes, character codes, bits, escapes) decoded and
    screened again;
 4. secrets and personal data (`memory/_secrets.py`): detect-secrets, phonenumbers, checksums;
@@ -56,6 +57,7 @@ from oncourse.memory._normalize import (
     turned,
     views,
 )
+from oncourse.memory._oversight import OVERSIGHT
 from oncourse.memory._registers import REGISTERS
 from oncourse.memory._secrets import luhn_valid, secrets_and_pii
 from oncourse.memory._semantic import semantic_findings
@@ -90,9 +92,10 @@ _LABELS = {
     "hidden-markup": "hides text in markup a reader does not see",
     "destruction": "asks the agent to destroy data or systems",
     "deception": "asks the agent to deceive the user or pass as someone it is not",
+    "tampering": "asks the agent to make a record say what did not happen",
 }
 _RULE_SETS: tuple[list[Rule], ...] = (
-    RULES, SIGNALS, REGISTERS, AUTHORITY, BYPASS, DESTINATIONS, HARM, LANGUAGES
+    RULES, SIGNALS, REGISTERS, AUTHORITY, BYPASS, DESTINATIONS, HARM, OVERSIGHT, LANGUAGES
 )
 
 
