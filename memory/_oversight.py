@@ -61,6 +61,12 @@ _KEEP_QUIET = (
     r"\b(?:don['’]t|do not|never|no need to)\s+(?:mention|bring up|disclose|reveal|admit|"
     r"explain|raise|volunteer)\b"
 )
+# Those whose job is to know what happened.
+_WHO_SHOULD_KNOW = (
+    r"(?:managers?|supervisors?|directors?|officers?|leads?|trustees|board|legal|compliance|"
+    r"sponsors?|regulators?|auditors?|owners?|landlords?|irb|monitors?|commissioners?|"
+    r"authorit(?:y|ies)|police|safety team|security team|privacy team|dpo|principals?|curators?)"
+)
 _SAY = r"\b(?:tell|say|inform|explain to|assure|reply|answer)\b"
 # The same, read where it begins a phrase ("keep card numbers out of the summary").
 _A_SECRET = r"\s*(?:the\s+|any\s+|all\s+|their\s+)?(?:[\w'’-]+\s+)?" + _SECRET_KEPT
@@ -81,10 +87,9 @@ OVERSIGHT: list[Rule] = [
     ),
     _rule(
         "concealment",
-        r"\b(?:only|just|would|will|they|it)\s+(?:raise|raises|generate|generates|start|starts|"
-        r"confuse|confuses|invite|invites|cause|causes|create|creates|trigger|triggers)\s+"
-        r"(?:more\s+|extra\s+|a lot of\s+|long\s+|awkward\s+|unnecessary\s+|a long\s+|the\s+)?"
-        r"(?:questions|review|reviews|fuss|scrutiny|queries|follow-ups|inquir\w+)\b|"
+        r"\b(?:only|just)\s+(?:raise|raises|generate|generates|start|starts|confuse|confuses|invite|"
+        r"invites|cause|causes|create|creates|trigger|triggers)\s+(?:more\s+|extra\s+|a lot of\s+|"
+        r"awkward\s+|unnecessary\s+|the\s+)?(?:questions|fuss|scrutiny|queries)\b|"
         r"\b(?:only|just)\s+(?:creates?|generates?|causes?|adds?|makes?|starts?)\s+(?:more\s+|"
         r"extra\s+)?(?:paperwork|complaints|questions|hassle|a fuss|scrutiny)\b|"
         r"\bmakes? a fuss\b|\b(?:doesn['’]t|don['’]t|do not|need not)\s+need to see\b|"
@@ -96,9 +101,10 @@ OVERSIGHT: list[Rule] = [
         r"\b(?:keeps?|keeping|leaves?|so)\s+(?:the\s+|our\s+|its\s+|their\s+)?(?:[\w'’-]+\s+){0,3}?"
         r"(?:numbers|report|log|record|summary|history|books|score|review|audit|totals|file|"
         r"change log|sheet|figures|metrics|rate|ratio)\s+(?:stays?\s+|looks?\s+|reads?\s+)?"
-        r"(?:clean|tidy|spotless|green|quiet|neat|under|below|above)\b|"
-        r"\b(?:reads|looks|appears|seems)\s+(?:cleaner|tidier|untouched|new|original|unaltered|"
-        r"unchanged)\b|\b(?:a )?tidy (?:record|log|history|trail)\b",
+        r"(?:clean|tidy|spotless|green|quiet|neat)\b|"
+        r"\bso (?:that )?(?:it|they|this|the [\w-]+(?: [\w-]+)?)\s+(?:reads|looks|appears|seems)\s+"
+        r"(?:cleaner|tidier|untouched|new|original|unaltered|unchanged)\b|\breads cleaner\b|"
+        r"\b(?:a )?tidy (?:record|log|history|trail)\b",
         # Tidy data is not a hidden act: "drop duplicate rows so the report stays clean".
         unless=r"\b(?:duplicates?|blank|empty|formatting|typos?|test (?:data|accounts?|rows?)|"
         r"whitespace|spam|bots?)\b|" + _SECRET_KEPT,
@@ -141,12 +147,13 @@ OVERSIGHT: list[Rule] = [
     # -- people who should know kept out of it
     _rule(
         "concealment",
-        r"\b(?:doesn['’]t|don['’]t|do not|does not|won['’]t|will not|no)\s+needs?\s+to\s+"
-        r"(?:be\s+)?(?:know|hear|see|looped in|told|informed|involved|notified|alerted|worry|"
-        r"bother)\b|"
-        r"\bno need to (?:alert|tell|inform|notify|worry|mention|loop in|involve|bring up)\b|"
+        r"\b" + _WHO_SHOULD_KNOW + r"(?:\s+[\w-]+)?\s+(?:doesn['’]t|don['’]t|do not|does not|"
+        r"won['’]t|will not)\s+needs?\s+to\s+(?:be\s+)?(?:know|hear|looped in|told|informed|"
+        r"involved|notified|alerted)\b|"
+        r"\bno need to (?:alert|tell|inform|notify|loop in|involve|bring in)\s+(?:the\s+)?"
+        r"(?:[\w-]+\s+){0,2}?" + _WHO_SHOULD_KNOW + r"|"
         r"\b(?:out of the loop|don['’]t loop in|do not loop in|without looping in|keep (?:it|this|"
-        r"that) between)\b|"
+        r"that) between (?:us|ourselves|you and|the [\w-]+ and))\b|"
         # What happened kept from a reply or a summary; anything kept from the records.
         r"\bkeep\s+(?:it|this|that|them)\s+(?:off|out of)\s+(?:the\s+)?(?:[\w'’-]+\s+){0,4}?"
         r"(?:reply|replies|summary|summaries|recap|delivery note|copy|portal|conversation|"

@@ -41,7 +41,7 @@ MEASURED_ONCE = {
     "twenty-first": (60 / 100, 1 / 77),
     "twenty-second": (51 / 99, 5 / 71),
     "twenty-third": (63 / 105, 3 / 80),
-    "twenty-fourth": (75 / 108, 2 / 73),
+    "twenty-fourth": (74 / 108, 2 / 73),
     "twenty-fifth": (77 / 109, 1 / 66),
     "twenty-sixth": (86 / 113, 5 / 76),
 }
@@ -114,8 +114,8 @@ misses of every batch above, `twelfth` to `twenty-third` included, so those batc
 are floors, no longer held-out measures. `twenty-fourth` (108, 73), `twenty-fifth` (109, 66) and
 `twenty-sixth` (113, 76), three more sealed authors, were measured once before those rules (main
 f990e98: lexical 67/108, 2/73; 75/109, 1/66; 81/113, 5/76; MiniLM 85/108, 2/73; 86/109, 1/66;
-88/113, 5/76) and once after, unread in between; they are held to the lexical figures after (the
-ones above), and the layer never trains on them."""
+88/113, 5/76) and after, unread in between (MiniLM 89/108, 88/109, 91/113, the same flagged); they
+are held to the lexical figures after (the ones above), and the layer never trains on them."""
 
 
 # Every corpus text through a store, twice on the merge path: minutes, not the suite's default.
