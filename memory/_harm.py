@@ -56,8 +56,8 @@ _WIDE_RIGHTS = (
 )
 _EASE = (
     r"(?:so (?:they|nobody|no one|he|she) never (?:ha(?:ve|s) to|get|gets)|(?:nobody|no one) "
-    r"ever (?:gets?|has to)|never (?:get|"
-    r"gets) blocked|(?:saves?|stops?) (?:future |repeat )?(?:tickets|calls|time)|"
+    r"ever (?:gets?|has to)|never (?:get|gets) blocked|(?:saves?|stops?) (?:future |repeat )?"
+    r"(?:tickets|calls|time)|"
     r"keeps? the (?:permission|role|access)s? (?:list )?tidy|(?:trim|tidy|clean)\w* (?:them |"
     r"it )?(?:up )?later|removing (?:[\w-]+ ){0,3}?(?:later )?(?:is|creates) (?:easy|a hassle|"
     r"tickets)|removing rights creates|no need to set it back|leave it in place after|"
@@ -403,9 +403,8 @@ HARM: list[Rule] = [
         + _PEOPLES_DATA,
         reach=8,
         # Shared with consent or under an agreement: "only for members who opted in".
-        unless=r"\b(?:opted[- ]?in|opt-in|consent\w*|agreed|authori[sz]ed|approved|public|"
-        r"aggregated?|anonymi[sz]ed|de-identified|(?:data (?:sharing |processing )?)?agreement "
-        r"(?:is )?(?:in place|signed)|dpa)\b",
+        unless=_CONSENT + r"|\b(?:public|aggregated?|anonymi[sz]ed|de-identified|(?:data "
+        r"(?:sharing |processing )?)?agreement (?:is )?(?:in place|signed)|dpa)\b",
     ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""
