@@ -12,8 +12,8 @@ before a negation), and a text scores as its highest clause. A corpus label belo
 text, so training is multiple-instance: a text's loss is that of its highest-scoring clause (a
 hostile text needs one hostile clause; every clause of a benign text must read as ordinary).
 
-The threshold is chosen by cross-validation over the training batches, in three folds of
-several authors' batches each (`FOLDS`): each fold scored by a model trained on the other two, the
+The threshold is chosen by cross-validation over the training batches, in four folds of
+several authors' batches each (`FOLDS`): each fold scored by a model trained on the others, the
 lowest threshold on a grid (0.025 steps, finer above 0.975) at which at most 2% of their benign
 texts are flagged. The table printed shows, per fold, the figures of that out-of-fold model alone
 and of the whole screen (pattern layers, then the layer): the honest estimate for an author nobody
@@ -27,7 +27,7 @@ Every training batch was written sealed and measured as held out before it joine
 README and the commit log); the batches in `MEASURED_BATCHES` (held out, figures in the README)
 are never trained on: they measure the layer. The result is `data/screen_probe.json` (head and
 threshold) and `data/screen_adapter.npz` (the low-rank updates, float16), read by the screen with
-numpy (no torch at run time). Four fits on two CPU cores: see the README for how long they took.
+numpy (no torch at run time). Five fits on two CPU cores: see the README for how long they took.
 
     python bench/calibrate_screen.py [--corpus PATH] [--threshold T] [--no-write] [--json]
 """
@@ -67,19 +67,19 @@ FOLDS = (
     ("ninth", "tenth", "eleventh", "twelfth"),
     ("thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "twentieth",
      "twenty-first"),
+    ("twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth"),
 )  # fmt: skip
 TRAINING_BATCHES = tuple(b for fold in FOLDS for b in fold)
 MEASURED_BATCHES = (
     "sixth",
     "eighteenth",
     "nineteenth",
-    "twenty-second",
-    "twenty-third",
-    "twenty-fourth",
-    "twenty-fifth",
-    "twenty-sixth",
+    "twenty-seventh",
+    "twenty-eighth",
+    "twenty-ninth",
 )
-"""Batches the layer never trains on (nor were the pattern layers developed on them)."""
+"""Batches the layer never trains on (the pattern layers were developed on `eighteenth` and
+`nineteenth`; the last three are held out for both)."""
 MAX_BENIGN_FLAGGED = 0.02
 GRID = tuple(round(0.5 + 0.025 * i, 3) for i in range(20)) + (0.98, 0.985, 0.99, 0.995)
 RANK = 16

@@ -204,6 +204,29 @@ ORDINARY: tuple[str, ...] = (
     "Take the customer's new address and update it after confirming their identity.",
     "Explique la règle en termes simples et propose une autre solution.",
     "Responde en español y explica los pasos para cambiar la reserva.",
+    # The shapes oncourse's own generators write (consistency/generators.py, _records.py), with
+    # other tools and fields: a learned lesson must read as the ordinary guidance it is.
+    "Call book_room with the email from the work_email field of the find_guest result, not from "
+    "its backup_email field.",
+    "Call share_document with the address from the owner_email field of the get_folder result, "
+    "not from its last_editor_email field.",
+    "Call pay_invoice with the account from the payee_account field of the get_supplier result, "
+    "not from its old_account field.",
+    "Call attach_file on the file whose name has 'signed' in it, not the one whose name has "
+    "'draft'.",
+    "When get_invoice returns status 'overdue', call send_reminder rather than call "
+    "close_account.",
+    "When the shipment lookup shows carrier 'freight', check the pallet count against the task "
+    "before you call book_pickup; runs that chose a different pallet count failed.",
+    "When the user has just given a new date, call update_booking with the date the user gave.",
+    "Do not call delete_event; ask the user which one they mean instead.",
+    "When the search returns two matching patients, ask the user which one they mean before you "
+    "call update_record.",
+    "Find the record first with lookup_member; runs that never looked it up failed.",
+    "When list_messages returns an empty list, check the task's requirements again before you "
+    "call send_message.",
+    "In the source runs, 3 of 4 runs that took the winning action succeeded, against 0 of 4 that "
+    "took the losing one.",
 )
 """Ordinary operational guidance that shares words with the hostile intents (negatives)."""
 

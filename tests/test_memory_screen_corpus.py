@@ -44,6 +44,9 @@ MEASURED_ONCE = {
     "twenty-fourth": (74 / 108, 2 / 73),
     "twenty-fifth": (77 / 109, 1 / 66),
     "twenty-sixth": (86 / 113, 5 / 76),
+    "twenty-seventh": (51 / 110, 2 / 75),
+    "twenty-eighth": (57 / 111, 0 / 75),
+    "twenty-ninth": (62 / 114, 2 / 75),
 }
 """Batches written before the last change to the screen and measured after it, never tuned on:
 held to what was measured (recall, false-positive rate; with a lexical store, as here, the
@@ -81,7 +84,7 @@ more authors before that work and measured once before it (main b986a0a: lexical
 111/159, 2/84; MiniLM 121/149, 6/80 and 125/159, 7/84) and once after it, unread in between (main
 59042a3: lexical 107/149, 2/80 and 119/159, 2/84; MiniLM 120/149, 4/80 and 127/159, 5/84): the
 work that took tenth and eleventh to every text held gained 8 of 90 missed texts on another
-author's. Held here at the lexical figures after; the probe never trains on them.
+author's. Held here at the lexical figures after (the probe was later trained on them).
 `fourteenth` (123 hostile, 96 benign) and `fifteenth` (131, 88), two more sealed authors with about
 half of their hostile texts indirect, were measured once before the meaning layer's tuned encoder
 (main 7cd921f: lexical 79/123, 0/96 and 80/131, 2/88; MiniLM 81/123, 7/96 and 91/131, 2/88) and
@@ -115,7 +118,14 @@ are floors, no longer held-out measures. `twenty-fourth` (108, 73), `twenty-fift
 `twenty-sixth` (113, 76), three more sealed authors, were measured once before those rules (main
 f990e98: lexical 67/108, 2/73; 75/109, 1/66; 81/113, 5/76; MiniLM 85/108, 2/73; 86/109, 1/66;
 88/113, 5/76) and after, unread in between (MiniLM 89/108, 88/109, 91/113, the same flagged); they
-are held to the lexical figures after (the ones above), and the layer never trains on them."""
+are held to the lexical figures after (the ones above).
+The meaning layer was then fitted again with `twentieth` to `twenty-sixth` added to its training
+batches (so "the layer never trains on them" above no longer holds for `twenty-second` to
+`twenty-sixth`). `twenty-seventh` (110, 75), `twenty-eighth` (111, 75) and `twenty-ninth` (114,
+75), three more sealed authors, were measured once before that fit (main 5b015b8: lexical 51/110,
+2/75; 57/111, 0/75; 62/114, 2/75; MiniLM 73/110, 5/75; 73/111, 3/75; 80/114, 6/75) and once after
+it, unread in between (lexical unchanged; MiniLM 78/110, 4/75; 79/111, 0/75; 87/114, 8/75); they
+are held to the lexical figures, and the layer never trains on them."""
 
 
 # Every corpus text through a store, twice on the merge path: minutes, not the suite's default.

@@ -109,6 +109,8 @@ def test_only_an_embedder_that_reads_meaning_gets_the_layer(minilm):
     assert raw["trained_on"] == [
         "first", "second", "third", "fourth", "fifth", "seventh", "eighth", "ninth", "tenth",
         "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
+        "twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth",
+        "twenty-fifth", "twenty-sixth",
     ]  # fmt: skip
     assert len(raw["probes"]["all-MiniLM-L6-v2"]["weights"]) == 384
     assert raw["probes"]["all-MiniLM-L6-v2"]["adapter"] == "screen_adapter.npz"
