@@ -18,7 +18,8 @@ of their benign texts flagged: 1.8% of benign, 58.6% of hostile texts out of fol
 cross-validated read the intent descriptions whole and flagged a guideline `learn` wrote from real
 runs ("make every change the user asked for" had never been shown as ordinary on its own), so the
 descriptions are now read clause by clause, as the screen reads, and the shipped model was fitted
-again with the same threshold, not cross-validated again (`bench/calibrate_screen.py` trains the
+again with the same threshold, not cross-validated again, and once more with `twentieth` to
+`twenty-sixth` added to its training batches, same threshold (`bench/calibrate_screen.py` trains the
 adapter and head with torch and prints the table; the screen runs the tuned encoder with numpy, no
 torch). The layer it replaced, a linear probe on the frozen encoder's vectors, separated a hostile
 order from its refusal or ordinary twin too weakly on other authors' text (ROC AUC 0.77 and 0.79
