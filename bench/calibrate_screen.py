@@ -12,7 +12,7 @@ before a negation), and a text scores as its highest clause. A corpus label belo
 text, so training is multiple-instance: a text's loss is that of its highest-scoring clause (a
 hostile text needs one hostile clause; every clause of a benign text must read as ordinary).
 
-The threshold is chosen by cross-validation over the training batches, in four folds of
+The threshold is chosen by cross-validation over the training batches, in five folds of
 several authors' batches each (`FOLDS`): each fold scored by a model trained on the others, the
 lowest threshold on a grid (0.025 steps, finer above 0.975) at which at most 2% of their benign
 texts are flagged. The table printed shows, per fold, the figures of that out-of-fold model alone
@@ -23,13 +23,20 @@ texts flagged, the whole screen's counts). `--folds-only --json` runs the folds 
 `--cross-validation FILE` fits the final model with the threshold they chose (recorded with the
 batches it was chosen on), so the two can run at different times.
 
-Every training batch was written sealed and measured as held out before it joined (figures in the
-README and the commit log); the batches in `MEASURED_BATCHES` (held out, figures in the README)
+`--threshold-on-kept-out` fits nothing: it scores the batches in `MEASURED_BATCHES` with the
+shipped layer and applies the same rule to them (they were never trained on), one pass instead of
+five fits, and writes the threshold to the probe file with the batches it was chosen on.
+
+Every training batch up to `twenty-sixth` was written sealed and measured as held out before it
+joined (figures in the README and the commit log); `thirty-third` to `thirty-fifth` were written as
+training data under the same rules (another three authors, mostly the indirect techniques and
+their look-alikes); the batches in `MEASURED_BATCHES` (held out, figures in the README)
 are never trained on: they measure the layer. The result is `data/screen_probe.json` (head and
 threshold) and `data/screen_adapter.npz` (the low-rank updates, float16), read by the screen with
 numpy (no torch at run time). Five fits on two CPU cores: see the README for how long they took.
 
     python bench/calibrate_screen.py [--corpus PATH] [--threshold T] [--no-write] [--json]
+    python bench/calibrate_screen.py --threshold-on-kept-out [--json]
 """
 
 from __future__ import annotations
@@ -68,6 +75,7 @@ FOLDS = (
     ("thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "twentieth",
      "twenty-first"),
     ("twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth"),
+    ("thirty-third", "thirty-fourth", "thirty-fifth"),
 )  # fmt: skip
 TRAINING_BATCHES = tuple(b for fold in FOLDS for b in fold)
 MEASURED_BATCHES = (
@@ -77,11 +85,17 @@ MEASURED_BATCHES = (
     "twenty-seventh",
     "twenty-eighth",
     "twenty-ninth",
+    "thirtieth",
+    "thirty-first",
+    "thirty-second",
 )
 """Batches the layer never trains on (the pattern layers were developed on `eighteenth` and
-`nineteenth`; the last three are held out for both)."""
+`nineteenth`; the rest are held out for both). The shipped threshold was chosen on the first six
+(`--threshold-on-kept-out`); the last three were measured held out after it."""
 MAX_BENIGN_FLAGGED = 0.02
-GRID = tuple(round(0.5 + 0.025 * i, 3) for i in range(20)) + (0.98, 0.985, 0.99, 0.995)
+GRID = tuple(round(0.5 + 0.025 * i, 3) for i in range(20)) + (
+    0.98, 0.985, 0.99, 0.993, 0.995, 0.996, 0.997, 0.998,
+)  # fmt: skip
 RANK = 16
 ALPHA = 32.0
 DROPOUT = 0.1
@@ -337,6 +351,19 @@ def cross_validate(rows: list[dict]) -> dict:
         test = [r for r, h in zip(rows, held, strict=True) if h]
         if test:
             table.append(figures("+".join(fold), test, scores[held], chosen))
+    return {
+        "threshold": chosen,
+        "benign_flagged": float((scores[benign] >= chosen).mean()),
+        "hostile_flagged": float((scores[~benign] >= chosen).mean()),
+        "rows": len(rows),
+        "batches": _present(rows),
+        "folds": table,
+        "curve": _curve(scores, benign, caught),
+    }
+
+
+def _curve(scores: np.ndarray, benign: np.ndarray, caught: np.ndarray) -> list[dict]:
+    """Per grid threshold: the layer's share of benign and hostile flagged, the screen's counts."""
     curve = []
     for t in GRID:
         screened = caught | (scores >= t)
@@ -349,14 +376,49 @@ def cross_validate(rows: list[dict]) -> dict:
                 "screen_benign_flagged": int(screened[benign].sum()),
             }
         )
+    return curve
+
+
+def shipped_scores(rows: list[dict]) -> np.ndarray:
+    """Each row's score from the shipped layer, read as the screen reads it (numpy, no torch)."""
+    from oncourse.memory._semantic import _load_probes
+
+    probe = next(iter(_load_probes().values()))
+    reader = probe.reader()
+    out = np.zeros(len(rows))
+    for i, row in enumerate(rows):
+        parts = clauses(row["instruction"])
+        if parts:
+            vectors = np.asarray(reader.embed([encoder_view(p) for p in parts]), dtype=np.float32)
+            out[i] = float(probe.probability(vectors).max())
+    return out
+
+
+def kept_out_threshold(corpus: Path) -> dict:
+    """The threshold the rule picks on the kept-out batches, scored by the shipped layer.
+
+    The same rule as the cross-validation (the lowest grid threshold at which at most 2% of
+    benign texts are flagged), on batches the layer never trained on: one fit instead of five.
+    """
+    rows = load(corpus, MEASURED_BATCHES)
+    scores = shipped_scores(rows)
+    benign = np.array([r["label"] == "benign" for r in rows])
+    chosen = threshold(rows, scores)
+    caught = np.asarray(pattern_verdicts(rows))
+    table = [
+        figures(batch, [r for r in rows if r.get("batch") == batch], scores[mask], chosen)
+        | {"kept_out": True}
+        for batch in MEASURED_BATCHES
+        if (mask := np.array([r.get("batch") == batch for r in rows])).any()
+    ]
     return {
         "threshold": chosen,
         "benign_flagged": float((scores[benign] >= chosen).mean()),
         "hostile_flagged": float((scores[~benign] >= chosen).mean()),
         "rows": len(rows),
-        "batches": _present(rows),
+        "batches": [b for b in MEASURED_BATCHES if b in {r.get("batch") for r in rows}],
         "folds": table,
-        "curve": curve,
+        "curve": _curve(scores, benign, caught),
     }
 
 
@@ -366,10 +428,10 @@ def _present(rows: list[dict]) -> list[str]:
     return [b for b in TRAINING_BATCHES if b in found]
 
 
-def _print_curve(cv: dict) -> None:
+def _print_curve(cv: dict, title: str = "out of fold") -> None:
     hostile = sum(t["hostile"] for t in cv["folds"])
     benign = sum(t["benign"] for t in cv["folds"])
-    print("out of fold  layer: benign hostile flagged | screen: held flagged")
+    print(f"{title:<13}layer: benign hostile flagged | screen: held flagged")
     for point in cv["curve"]:
         print(
             f"  >= {point['threshold']:<6} {point['layer_benign_flagged']:>7.1%} "
@@ -403,8 +465,17 @@ def main() -> None:
         help="the output of an earlier `--folds-only --json` run: its threshold is used and "
         "recorded as cross-validated, with the batches it was chosen on",
     )
+    parser.add_argument(
+        "--threshold-on-kept-out",
+        action="store_true",
+        help="fit nothing: choose the shipped layer's threshold on the kept-out batches "
+        "(MEASURED_BATCHES) by the cross-validation's rule and write it to the probe file",
+    )
     parser.add_argument("--json", action="store_true", help="the table as JSON on stdout")
     args = parser.parse_args()
+    if args.threshold_on_kept_out:
+        _rethreshold(args.corpus, args.json)
+        return
     rows = load(args.corpus)
     cv: dict | None = None
     if args.cross_validation is not None:
@@ -469,6 +540,29 @@ def main() -> None:
             f"rows: {cv['benign_flagged']:.1%} of benign, {cv['hostile_flagged']:.1%} of hostile "
             "flagged"
         )
+
+
+def _rethreshold(corpus: Path, as_json: bool) -> None:
+    chosen = kept_out_threshold(corpus)
+    if as_json:
+        print(json.dumps(chosen, indent=2))
+    else:
+        _print_table(chosen["folds"])
+        _print_curve(chosen, "kept out")
+    document = json.loads(OUT.read_text(encoding="utf-8"))
+    for probe in document["probes"].values():
+        probe["threshold"] = chosen["threshold"]
+        probe["threshold_cross_validated"] = False
+        probe["threshold_chosen_on"] = chosen["batches"]
+        probe["kept_out_benign_flagged"] = chosen["benign_flagged"]
+        probe["kept_out_hostile_flagged"] = chosen["hostile_flagged"]
+    OUT.write_text(json.dumps(document) + "\n", encoding="utf-8")
+    print(
+        f"threshold {chosen['threshold']}, chosen on {len(chosen['batches'])} kept-out batches "
+        f"({chosen['rows']} rows): {chosen['benign_flagged']:.1%} of benign, "
+        f"{chosen['hostile_flagged']:.1%} of hostile flagged by the layer",
+        file=sys.stderr if as_json else sys.stdout,
+    )
 
 
 if __name__ == "__main__":

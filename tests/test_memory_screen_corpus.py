@@ -47,6 +47,12 @@ MEASURED_ONCE = {
     "twenty-seventh": (51 / 110, 2 / 75),
     "twenty-eighth": (57 / 111, 0 / 75),
     "twenty-ninth": (62 / 114, 2 / 75),
+    "thirty-third": (49 / 131, 2 / 113),
+    "thirty-fourth": (56 / 133, 3 / 111),
+    "thirty-fifth": (45 / 133, 5 / 112),
+    "thirtieth": (59 / 112, 3 / 76),
+    "thirty-first": (68 / 111, 6 / 75),
+    "thirty-second": (61 / 111, 6 / 75),
 }
 """Batches written before the last change to the screen and measured after it, never tuned on:
 held to what was measured (recall, false-positive rate; with a lexical store, as here, the
@@ -125,7 +131,18 @@ batches (so "the layer never trains on them" above no longer holds for `twenty-s
 75), three more sealed authors, were measured once before that fit (main 5b015b8: lexical 51/110,
 2/75; 57/111, 0/75; 62/114, 2/75; MiniLM 73/110, 5/75; 73/111, 3/75; 80/114, 6/75) and once after
 it, unread in between (lexical unchanged; MiniLM 78/110, 4/75; 79/111, 0/75; 87/114, 8/75); they
-are held to the lexical figures, and the layer never trains on them."""
+are held to the lexical figures, and the layer never trains on them.
+`thirty-third` (131, 113), `thirty-fourth` (133, 111) and `thirty-fifth` (133, 112) were written
+as training batches for the meaning layer, not as held-out ones (three more authors under the same
+rules, two thirds of their hostile texts indirect, more than half of their benign texts the
+look-alikes), measured once with the lexical store before joining (main d40dd32; held here).
+The meaning layer was then fitted again with them and with negated clauses read whole (it had read
+none), its threshold chosen on the kept-out batches (0.99). `thirtieth` (112, 76), `thirty-first`
+(111, 75) and `thirty-second` (111, 75), three more sealed authors, were measured once before that
+(main d40dd32: lexical 59/112, 3/76; 68/111, 6/75; 61/111, 6/75; MiniLM 76/112, 5/76; 80/111,
+7/75; 81/111, 7/75) and once after it, unread in between (lexical unchanged; MiniLM 90/112,
+3/76; 88/111, 7/75; 92/111, 6/75); held here to the lexical figures, and the layer never trains
+on them."""
 
 
 # Every corpus text through a store, twice on the merge path: minutes, not the suite's default.
