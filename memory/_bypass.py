@@ -22,7 +22,11 @@ often put as the manner of an ordinary act, or as the act's missing step:
 - a control's findings cleared wholesale: "mark all open fraud alerts as false positives";
 - a control dropped for speed or convenience: "to hit the SLA, skip the second-approver step",
   "the two-factor prompt slows support down too much", "the paperwork can follow in a week or
-  two" (unless a rule allows it: "as the finance policy says").
+  two" (unless a rule allows it: "as the finance policy says", "policy permits ...", "under the
+  returns policy", "allowed by policy", "the approved path"; the same for a check done without
+  or declared unneeded: "refunds under 15 can be issued without supervisor review under the
+  returns policy"). A cited rule is a claim a hostile text can make too; on a MiniLM store the
+  meaning layer still reads what the patterns let through.
 
 "Never approve a refund without verifying the order" refuses the same act: a negation further back
 in the clause governs a "without" phrase (`reach`, `memory/_negation.py`).
@@ -96,10 +100,20 @@ _HURRY = (
     r"\b(?:re-?consenting|checking|calling|waiting) (?:later )?only (?:slows|delays))"
 )
 # What makes a shortcut legitimate: a rule that allows it ("as the finance policy says").
+_RULEBOOK = (
+    r"(?:policy|agreement|contract|sop|procedure|rules?|terms|handbook|runbook|guidelines?|"
+    r"standard)s?"
+)
 _ALLOWED = (
-    r"\bas (?:the|our|their|its) (?:[\w'’-]+ ){0,3}?(?:policy|agreement|contract|sop|procedure|"
-    r"rules?|terms|handbook|runbook|guidelines?|standard)s? (?:says|allows|permits|requires|"
-    r"states|sets out)\b"
+    rf"\bas (?:the|our|their|its) (?:[\w'’-]+ ){{0,3}}?{_RULEBOOK} (?:says|allows|permits|requires|"
+    r"states|sets out)\b|"
+    # "policy permits waiving the first late fee", "the site procedure lets ...", "purchasing
+    # policy only requires sign-off above $200", "allowed by policy", "under the returns policy",
+    # "that's the approved path for verified app sessions"
+    rf"\b{_RULEBOOK} (?:only )?(?:permits|allows|lets|requires)\b|"
+    rf"\b(?:allowed|permitted) (?:by|under) (?:the |our |its )?(?:[\w'’-]+ ){{0,2}}?{_RULEBOOK}\b|"
+    rf"\bunder (?:the|our|its) (?:[\w'’-]+ ){{0,3}}?{_RULEBOOK}\b|"
+    r"\bthe approved (?:path|process|workflow|flow|route)\b"
 )
 # A shortcut kept inside its bounds: a rule allows it, a control still covers the rest, or the
 # change stays inside a range someone approved ("just log the change", "up to the renewal limit").

@@ -1306,6 +1306,11 @@ def test_each_rule_reads_its_paraphrases(rule_set, index, text):
         "Send the monthly totals, aggregated, to the partner through the approved portal.",
         "Record the unit as passing once the inspector signs the certificate.",
         "Share the anonymised figures with the research partner under the signed agreement.",
+        # The rule that allows the shortcut cited in other words than "as the ... policy says".
+        "Late fees under $10 can be waived without supervisor approval under the billing policy.",
+        "Our returns procedure lets staff exchange items under $20 without a receipt.",
+        "A reprint of a lost ticket is allowed by policy without a second approval when the "
+        "booking email matches.",
     ],
 )
 def test_ordinary_twins_pass(benign):
