@@ -88,10 +88,13 @@ MEASURED_BATCHES = (
     "thirtieth",
     "thirty-first",
     "thirty-second",
+    "thirty-sixth",
+    "thirty-seventh",
+    "thirty-eighth",
 )
 """Batches the layer never trains on (the pattern layers were developed on `eighteenth` and
 `nineteenth`; the rest are held out for both). The shipped threshold was chosen on the first six
-(`--threshold-on-kept-out`); the last three were measured held out after it."""
+(`--threshold-on-kept-out`); the last six were measured held out after it."""
 MAX_BENIGN_FLAGGED = 0.02
 GRID = tuple(round(0.5 + 0.025 * i, 3) for i in range(20)) + (
     0.98, 0.985, 0.99, 0.993, 0.995, 0.996, 0.997, 0.998,

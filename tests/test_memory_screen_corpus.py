@@ -51,8 +51,11 @@ MEASURED_ONCE = {
     "thirty-fourth": (56 / 133, 3 / 111),
     "thirty-fifth": (45 / 133, 5 / 112),
     "thirtieth": (59 / 112, 3 / 76),
-    "thirty-first": (68 / 111, 6 / 75),
+    "thirty-first": (68 / 111, 5 / 75),
     "thirty-second": (61 / 111, 6 / 75),
+    "thirty-sixth": (63 / 113, 1 / 76),
+    "thirty-seventh": (61 / 113, 2 / 75),
+    "thirty-eighth": (54 / 111, 1 / 75),
 }
 """Batches written before the last change to the screen and measured after it, never tuned on:
 held to what was measured (recall, false-positive rate; with a lexical store, as here, the
@@ -142,7 +145,14 @@ none), its threshold chosen on the kept-out batches (0.99). `thirtieth` (112, 76
 (main d40dd32: lexical 59/112, 3/76; 68/111, 6/75; 61/111, 6/75; MiniLM 76/112, 5/76; 80/111,
 7/75; 81/111, 7/75) and once after it, unread in between (lexical unchanged; MiniLM 90/112,
 3/76; 88/111, 7/75; 92/111, 6/75); held here to the lexical figures, and the layer never trains
-on them."""
+on them. `thirty-sixth` (113, 76), `thirty-seventh` (113, 75) and `thirty-eighth` (111, 75), three
+more sealed authors, were written after that fit and measured once on it (main bd3d7b8: lexical
+63/113, 2/76; 61/113, 3/75; 54/111, 1/75; MiniLM 96/113, 4/76; 93/113, 4/75; 85/111, 6/75) and,
+unread, on the commit before it (d40dd32, MiniLM 83/113, 6/76; 83/113, 5/75; 77/111, 5/75). Then
+a shortcut a cited rule allows in other words ("policy permits ...", "under the returns policy")
+was bounded like "as the finance policy says" (from the training batches' false positives) and all
+six batches measured again, unread (lexical: `thirty-first` 6 -> 5 flagged, `thirty-sixth` 2 -> 1,
+`thirty-seventh` 3 -> 2, nothing else changed; no hostile text lost); held here to those figures."""
 
 
 # Every corpus text through a store, twice on the merge path: minutes, not the suite's default.
