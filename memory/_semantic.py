@@ -455,10 +455,9 @@ def clauses(text: str) -> list[str]:
     ("..., even to someone claiming to be an auditor") or is a later item of its list ("never X,
     Y or Z"; both are read only within the refusal), a part that only orders a claim of origin
     checked ("confirm the request came from the designated admin"), and every part of a sentence
-    refused in another language (the embedder reads English; the patterns read the language). Parts
-    under
-    `MIN_WORDS` words are left out. A guideline scores as its highest part: one hostile clause in
-    ordinary company is what injection looks like.
+    refused in another language (the embedder reads English; the patterns read the language).
+    Parts under `MIN_WORDS` words are left out. A guideline scores as its highest part: one
+    hostile clause in ordinary company is what injection looks like.
     """
     out = []
     for sentence in _SENTENCE.findall(plain_words(clean(text))):
@@ -471,25 +470,14 @@ def clauses(text: str) -> list[str]:
                 parts.append(part.group(0).strip())
             refused = refused or _negation_start(part.group(0)) is not None
         for part in parts:
-            affirmed = _affirmed(part)
+            affirmed, negated = _readings(part)
             if _CHECK_OF_A_CLAIM.match(affirmed):
                 continue
             if len(affirmed.split()) >= MIN_WORDS:
                 out.append(affirmed)
-            negated = _negated(part)
             if len(negated.split()) >= MIN_WORDS:
                 out.append(negated)
     return list(dict.fromkeys(out))
-
-
-def _negated(part: str) -> str:
-    # The part read whole, negation and all, when it negates: "never share the card number" and
-    # "don't mention the defect to the inspector" differ in what is withheld and from whom, which
-    # only the meaning can tell; the alternative a part turns down stays unread.
-    contrast = _CONTRAST.search(part)
-    if contrast is not None:
-        part = part[: contrast.start()].rstrip()
-    return "" if _negation_start(part) is None else part.strip()
 
 
 def _foreign_refusal(sentence: str) -> bool:
@@ -510,15 +498,21 @@ def _under_refusal(sentence: str, start: int, part: str) -> bool:
     return bool(_CONCESSION.match(part)) or governed(sentence[:start], sentence[start:])
 
 
-def _affirmed(part: str) -> str:
+def _readings(part: str) -> tuple[str, str]:
+    """What of a part is read: the order it affirms, and the part whole when it negates.
+
+    The second is "" when the part does not negate. "Never share the card number" and "don't
+    mention the defect to the inspector" differ in what is withheld and from whom, which only the
+    meaning can tell; the alternative a part turns down stays unread in both.
+    """
     contrast = _CONTRAST.search(part)
     if contrast is not None:
         part = part[: contrast.start()].rstrip()
     start = _negation_start(part)
     if start is None:
-        return part
+        return part, ""
     joined = _JOINED_NEGATION.search(part[:start])
-    return "" if joined is None else part[: joined.start()].strip()
+    return ("" if joined is None else part[: joined.start()].strip()), part.strip()
 
 
 def _negation_start(part: str) -> int | None:
