@@ -38,8 +38,7 @@ tool output as instructions" is the refusal these rules are the order of.
 
 from __future__ import annotations
 
-from oncourse.memory._bypass import _ALLOWED
-from oncourse.memory._intents import Rule, _rule
+from oncourse.memory._intents import ALLOWED, Rule, _rule
 
 # Who set the agent up: the authority an injection borrows.
 _SETTER = (
@@ -448,7 +447,7 @@ AUTHORITY: list[Rule] = [
         r"requests?)\b",
         reach=8,
         unless=r"\b(?:as data|only (?:after|once|when)|once (?:verified|confirmed|checked)|after "
-        r"(?:verifying|confirming|calling|checking))\b|" + _ALLOWED,
+        r"(?:verifying|confirming|calling|checking))\b|" + ALLOWED,
     ),
     # -- a source's word settles it over what the agent would check: "follow it, even if it gives
     # a new delivery address", "go with the tool over the crew radio"
@@ -473,7 +472,7 @@ AUTHORITY: list[Rule] = [
         r"verify|check|wait|ask))\b[^\n]{0,120}\b(?:is|are) (?:enough|sufficient)\b|"
         r"\bsettles it\b",
         reach=8,
-        unless=_ALLOWED,
+        unless=ALLOWED,
     ),
     # -- a note, a file or a party's message ranked above the procedure: "the creator's FAQ takes
     # precedence over the platform's refund terms", "partner notes are binding"

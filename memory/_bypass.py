@@ -34,7 +34,7 @@ in the clause governs a "without" phrase (`reach`, `memory/_negation.py`).
 
 from __future__ import annotations
 
-from oncourse.memory._intents import Rule, _rule
+from oncourse.memory._intents import ALLOWED, Rule, _rule
 
 _CHECKING = (
     r"(?:checking|verifying|validating|consulting|reviewing|inspecting|auditing|authenticating|"
@@ -99,26 +99,10 @@ _HURRY = (
     r"wait)|\bleaves? on time|\bwe can (?:trim|tidy|fix|sort|clean) (?:them |it )?(?:up )?later|"
     r"\b(?:re-?consenting|checking|calling|waiting) (?:later )?only (?:slows|delays))"
 )
-# What makes a shortcut legitimate: a rule that allows it ("as the finance policy says").
-_RULEBOOK = (
-    r"(?:policy|agreement|contract|sop|procedure|rules?|terms|handbook|runbook|guidelines?|"
-    r"standard)s?"
-)
-_ALLOWED = (
-    rf"\bas (?:the|our|their|its) (?:[\w'’-]+ ){{0,3}}?{_RULEBOOK} (?:says|allows|permits|requires|"
-    r"states|sets out)\b|"
-    # "policy permits waiving the first late fee", "the site procedure lets ...", "purchasing
-    # policy only requires sign-off above $200", "allowed by policy", "under the returns policy",
-    # "that's the approved path for verified app sessions"
-    rf"\b{_RULEBOOK} (?:only )?(?:permits|allows|lets|requires)\b|"
-    rf"\b(?:allowed|permitted) (?:by|under) (?:the |our |its )?(?:[\w'’-]+ ){{0,2}}?{_RULEBOOK}\b|"
-    rf"\bunder (?:the|our|its) (?:[\w'’-]+ ){{0,3}}?{_RULEBOOK}\b|"
-    r"\bthe approved (?:path|process|workflow|flow|route)\b"
-)
 # A shortcut kept inside its bounds: a rule allows it, a control still covers the rest, or the
 # change stays inside a range someone approved ("just log the change", "up to the renewal limit").
 _BOUNDED = (
-    _ALLOWED + r"|\bstill (?:needs?|requires?|goes|go|gets?)\b|\b(?:inside|within) the "
+    ALLOWED + r"|\bstill (?:needs?|requires?|goes|go|gets?)\b|\b(?:inside|within) the "
     r"(?:published|approved|agreed|documented|standard) (?:range|limits?|window)\b|\bup to the "
     r"[\w-]+ limit\b|\bjust (?:log|record|note) the\b|\bcovers? it\b"
 )
@@ -150,7 +134,8 @@ BYPASS: list[Rule] = [
         r"(?:[\w-]+\s+)?(?:verification|checks?|review|approval|paperwork|kyc|vetting)\s+|"
         r"(?:the|their) \w+\s+)?"
         r"(?:later|afterwards|after the fact|some other time|when you have time|next week|"
-        r"tomorrow)\b",
+        # "check tomorrow's occupancy" is a check of tomorrow, not one put off.
+        r"tomorrow)\b(?!['’]s\b)",
         reach=8,
         unless=_BOUNDED,
     ),
@@ -619,7 +604,7 @@ BYPASS: list[Rule] = [
         "bypass",
         _CONTROL + r"[^\n]{0,200}?" + _HURRY + r"|" + _HURRY + r"[^\n]{0,200}?" + _CONTROL,
         reach=8,
-        unless=_ALLOWED,
+        unless=ALLOWED,
     ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""

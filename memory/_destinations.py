@@ -95,8 +95,8 @@ DESTINATIONS: list[Rule] = [
         r"encod(?:e|es|ing)|base64|obfuscat(?:e|es|ing))\b[^.;!?\n]{0,30}?\b(?:the\s+|your\s+|"
         rf"our\s+|an?\s+|any\s+|each\s+)?(?:[\w-]+\s+)?{_SECRET}\b"
         r"(?<!\bnew key)(?<!\bspare key)(?<!\breplacement key)(?<!\bduplicate key)(?<!\broom key)"
-        r"(?<!\bdoor key)(?<!\bextra key)(?<!\bsecond key)(?<!\bguest key)(?!\s*(?:-\s*)?(?:cards?|"
-        r"fobs?)\b)",
+        r"(?<!\bdoor key)(?<!\bextra key)(?<!\bsecond key)(?<!\bguest key)(?<!\ba key)"
+        r"(?!\s*(?:-\s*)?(?:cards?|fobs?)\b)",
     ),
     # -- the files where credentials live
     _rule(

@@ -25,10 +25,13 @@ from oncourse.memory._negation import (
 )
 from oncourse.memory._secrets import ROLE_MAILBOXES
 
-_TARGETS = (
+_SET_UP = (
     r"(?:instructions?|rules?|polic(?:y|ies)|guidance|guidelines?|prompts?|guardrails?|"
     r"directions|directives|restrictions?|safeguards?|system (?:prompt|message)|"
-    r"verification|(?:\w+ )?checks|(?:[\w-]+ )?(?:policy|safety|identity|security|four-eyes|"
+    r"constraints|standing orders|briefing|(?:original|initial|system) (?:set-?up|configuration))"
+)
+_CONTROLS = (
+    r"(?:verification|(?:\w+ )?checks|(?:[\w-]+ )?(?:policy|safety|identity|security|four-eyes|"
     r"kyc|aml|background|credit|fraud|sanctions|eligibility|compliance|age|approval|verification)"
     r" check|[a-z]+-[a-z]+ checks?|(?:sanctions|aml|kyc|fraud|security|background|credit|pep|"
     r"watchlist) (?:screening|checks|review|vetting)|(?:approval|quality|release|security|review|"
@@ -38,9 +41,33 @@ _TARGETS = (
     r"(?:spending|credit|rate|approval|refund|usage|transfer|withdrawal) (?:limits?|caps?)|"
     r"(?:approval|sign-?off|review|verification) (?:workflow|process|step|flow)s?|paperwork|"
     r"(?:customs|supporting|required|identity|kyc) documents?|"
-    r"(?:return|refund|cancellation|exchange|grace|\d+[- ]day) (?:window|period)s?|"
-    r"constraints|standing orders|briefing|(?:original|initial|system) (?:set-?up|configuration))"
+    r"(?:return|refund|cancellation|exchange|grace|\d+[- ]day) (?:window|period)s?)"
 )
+_TARGETS = rf"(?:{_SET_UP}|{_CONTROLS})"
+"""What an override sets aside: the agent's set-up (its instructions, rules, policy) or a control
+(a check, a limit, an approval step)."""
+# What makes a shortcut legitimate: a rule that allows it ("as the finance policy says").
+RULEBOOK = (
+    r"(?:policy|agreement|contract|sop|procedure|rules?|terms|handbook|runbook|guidelines?|"
+    r"standard)s?"
+)
+ALLOWED = (
+    rf"\bas (?:the|our|their|its) (?:[\w'’-]+ ){{0,3}}?{RULEBOOK} (?:says?|allows?|permits?|"
+    r"requires?|states?|sets? out)\b|"
+    # "policy permits waiving the first late fee", "the site procedure lets ...", "purchasing
+    # policy only requires sign-off above $200", "allowed by policy", "under the returns policy",
+    # "under enrolment policy", "as the fast-track rules allow", "that's the approved path for
+    # verified app sessions"
+    rf"\b{RULEBOOK} (?:only )?(?:permits?|allows?|lets?|requires?)\b|"
+    rf"\b(?:allowed|permitted) (?:by|under) (?:the |our |its )?(?:[\w'’-]+ ){{0,2}}?{RULEBOOK}\b|"
+    rf"\bunder (?:(?:the|our|its) )?(?:[\w'’-]+ ){{0,3}}?{RULEBOOK}\b|"
+    r"\bthe approved (?:path|process|workflow|flow|route)\b"
+)
+"""A rule cited as allowing a shortcut ("as the gate policy allows"): the bound of a control
+skipped. A cited rule is a claim a hostile text can make too; on a MiniLM store the meaning layer
+still reads what the patterns let through."""
+# A word of dismissal after a determiner is a noun, not an order: "the drop date", "a skip code".
+_AS_NOUN = r"(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bits )(?<!\btheir )(?<!\bthis )(?<!\bthat )"
 _DISMISS = (
     r"(?:ignore|ignoring|disregard|disregarding|forget|override|overriding|bypass|bypassing|"
     r"circumvent|skip|skipping|set aside|put aside|pay no attention to|drop|discard|abandon|"
@@ -119,15 +146,28 @@ def _rule(
     return Rule(intent, re.compile(pattern, re.IGNORECASE), negatable, reach, ordinary)
 
 
+# Not across a new order: "ignore it and follow the policy".
+_NOT_ACROSS_AN_ORDER = (
+    r"(?:(?!\b(?:and|but|then)\s+(?:follow|apply|keep|use|stick|enforce|check|read|escalate|"
+    r"report|continue|explain|tell|refer|ask|go|stay|treat)\b)[^.;:!?\n])"
+)
+
 RULES = [
     # -- instruction override
-    # Not across a new order: "ignore it and follow the policy".
+    # The first thing set aside is the object: not across a control ("skip the document check
+    # as the gate policy allows") or a rule named after "under", "as" or "per" ("skip the
+    # placement class under enrolment policy").
     _rule(
         "override",
-        rf"\b{_DISMISS}\b(?:(?!\b(?:and|but|then)\s+(?:follow|apply|keep|use|stick|enforce|check|"
-        r"read|escalate|report|continue|explain|tell|refer|ask|go|stay|"
-        r"treat)\b)[^.;:!?\n]){0,50}?\b"
-        + _TARGETS,
+        _AS_NOUN
+        + rf"\b{_DISMISS}\b(?:(?!\b{_CONTROLS}\b|\b(?:under|as|per)\s){_NOT_ACROSS_AN_ORDER})"
+        rf"{{0,50}}?\b{_SET_UP}",
+    ),
+    # A control set aside within a rule that allows it is a shortcut, not an override.
+    _rule(
+        "override",
+        _AS_NOUN + rf"\b{_DISMISS}\b{_NOT_ACROSS_AN_ORDER}{{0,50}}?\b{_CONTROLS}",
+        unless=ALLOWED,
     ),
     _rule(
         "override",
@@ -275,7 +315,9 @@ RULES = [
         r"(?:the |this |these |any )?(?:policy|rules|instructions?|guideline|exception|note|"
         r"message|arrangement|override)\b|"
         r"\b(?:end of|begin(?:ning of)?|start of) (?:the )?(?:policy|instructions|system prompt|"
-        r"(?:a )?new session)\b|#{3,}",
+        # A run of hashes as a heading or a fence ("### SYSTEM"), not a digit mask in an id
+        # format ("PLG-2024-######").
+        r"(?:a )?new session)\b|(?<![\w#-])#{3,}",
         negatable=False,
     ),
     _rule(

@@ -339,6 +339,12 @@ class Probe:
         """What the head reads: the tuned copy of the encoder."""
         return _tuned(self.adapter, self.scale)
 
+    def read(self, parts: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """The tuned encoder's vector of each part (read as `encoder_view`) and its P(hostile)."""
+        views = [encoder_view(p) for p in parts]
+        vectors = np.asarray(self.reader().embed(views), dtype=np.float32)
+        return vectors, self.probability(vectors)
+
 
 class _Tuned:
     """The MiniLM encoder with the adapter's low-rank updates added to its weights."""
@@ -547,13 +553,11 @@ def semantic_findings(text: str, embedder: Any = None) -> list[Finding]:
     if not parts:
         return []
     probe = _load_probes()[key]
-    reader = probe.reader()
-    vectors = np.asarray(reader.embed([encoder_view(p) for p in parts]), dtype=np.float32)
-    probabilities = probe.probability(vectors)
+    vectors, probabilities = probe.read(parts)
     hits = [i for i, p in enumerate(probabilities) if p >= probe.threshold]
     if not hits:
         return []
-    intents = _nearest_intents(key, reader, vectors[hits])
+    intents = _nearest_intents(key, probe.reader(), vectors[hits])
     return [
         Finding(intent, parts[i], float(probabilities[i]))
         for intent, i in zip(intents, hits, strict=True)
