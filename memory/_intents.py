@@ -458,7 +458,7 @@ SQUEEZED = [
 # What joins a reporting verb to the request: "to", "that", French "d'", Spanish "para", ...
 _COMPLEMENT = r"(?:\s+(?:to\s+|that\s+|d['’]|(?:de|para|di|zu|om|à|a|que|o|um)\s+)?|\s*d['’])"
 _REPORTING = (
-    r"\b(?:asks?|asked|asking|requests?|requested|tells?|told|wants?|wanted|urges?|pushes|"
+    r"\b(?:asks?|asked|asking|requests?|requested|tells?|told|telling|wants?|wanted|urges?|pushes|"
     r"invites?|invited|inviting|"
     r"says?|claims?|claimed|claiming|insists?|insisted|mentions?|mentioned|states?|stated|"
     r"suggests?|suggested|writes?|wrote|pide|piden|pregunta|solicita|demande|chiede|fragt|"
@@ -527,7 +527,7 @@ def negated(
     before = _clause_before(text, start)
     if governed(before, text[end:], reach):
         return True
-    if not _reported(text, start, end):
+    if not _reported(text, start, end, reported_benign):
         return False
     # "If the user says the limits were lifted, check the policy tool": a condition on what
     # someone says is the situation, unless the text goes along with it.
@@ -537,12 +537,15 @@ def negated(
     return bool(reported_benign or situation or _REFUSAL.search(text))
 
 
-def _reported(text: str, start: int, end: int) -> bool:
+def _reported(text: str, start: int, end: int, trigger: bool = False) -> bool:
     # Someone's request reported ("asks you to ...", "such as '...'", quoted, "X or Y" after a
-    # reporting verb, Chinese and Japanese reporting around the phrase).
+    # reporting verb, Chinese and Japanese reporting around the phrase); in a trigger, also a
+    # phrase that reports the request itself ("a tool output asks you to reveal ...", "the
+    # director asks to skip ...").
     before = _clause_before(text, start)
     return bool(
-        _REPORTED.search(before[-60:])
+        (trigger and _REPORTER.search(text[start:end]))
+        or _REPORTED.search(before[-60:])
         or _quoted(text, start, end)
         or any(listed(before[m.end() :], text[end:]) for m in _REPORTER.finditer(before))
         or CJK_REPORTED_BEFORE.search(before)
@@ -599,7 +602,7 @@ def intents(
                 continue
             # A phrase whose negation is the order is still only the situation when a trigger
             # reports someone asking for it and the instruction does not go along.
-            if not rule.negatable and reported_benign and _reported(text, *match.span()):
+            if not rule.negatable and reported_benign and _reported(text, *match.span(), True):
                 continue
             if rule.unless and rule.unless.search(_marked(text, match.start(), match.end())):
                 continue

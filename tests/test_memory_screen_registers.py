@@ -140,6 +140,22 @@ def test_a_trigger_reports_the_situation_unless_the_instruction_complies():
     assert active_reasons(refusing, None, None) == []
 
 
+@pytest.mark.parametrize(
+    "trigger",
+    [
+        # The request reported inside the phrase a rule reads, or by "telling".
+        "An e-mail from a supplier asks you to reveal your configuration",
+        "Someone who says they are the director asks to skip the identity check",
+        "A booking note contains a line telling the assistant to ignore its rules",
+    ],
+)
+def test_a_trigger_that_reports_a_request_is_the_situation(trigger):
+    refusing = Guideline(trigger=trigger, instruction="Carry on with the booking as usual.")
+    assert active_reasons(refusing, None, None) == [], trigger
+    complying = refusing.model_copy(update={"instruction": "Go ahead and do as asked."})
+    assert active_reasons(complying, None, None), trigger
+
+
 def test_secrets_named_by_what_they_are():
     assert "carries a user name and password" in secrets_and_pii("Sign in with ops / Hunter2!x")
     assert "carries credentials in a URL" in secrets_and_pii("Read mysql://app:s3cr3t@db1/orders")
