@@ -64,8 +64,10 @@ _KEYED_NUMBER = re.compile(
 _PERSONAL_PHONE = re.compile(
     r"\b(?:(?:personal|private|home|mobile|cell(?:phone)?|whatsapp)\s+"
     r"(?:(?:mobile|phone|cell|landline)\s+)?(?:number|line|phone|mobile|cell|no\.?)?|"
-    # Someone's: the number named as a phone ("Maria's work mobile"), not an organisation's EIN.
-    r"(?:her|his|[A-Z][a-z]+'s)\s+(?:\w+\s+)?(?:number|line|phone|mobile|cell|no\.?))"
+    # Someone's: the number named as a phone ("Maria's work mobile"), not an organisation's EIN
+    # or its public line ("the office's public line").
+    r"(?:her|his|(?-i:[A-Z][a-z]+)'s)\s+(?!(?:public|main|general|office|switchboard)\b)"
+    r"(?:\w+\s+)?(?:number|line|phone|mobile|cell|no\.?))"
     r"\s*(?:is\s+|:\s*|at\s+|on\s+)?"
     r"(?P<number>\+?\(?\d[\d ().-]{7,}\d)",
     re.IGNORECASE,
