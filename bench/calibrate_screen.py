@@ -12,7 +12,7 @@ before a negation), and a text scores as its highest clause. A corpus label belo
 text, so training is multiple-instance: a text's loss is that of its highest-scoring clause (a
 hostile text needs one hostile clause; every clause of a benign text must read as ordinary).
 
-The threshold is chosen by cross-validation over the training batches, in five folds of
+The threshold is chosen by cross-validation over the training batches, in seven folds of
 several authors' batches each (`FOLDS`): each fold scored by a model trained on the others, the
 lowest threshold on a grid (0.025 steps, finer above 0.975) at which at most 2% of their benign
 texts are flagged. The table printed shows, per fold, the figures of that out-of-fold model alone
@@ -27,13 +27,15 @@ batches it was chosen on), so the two can run at different times.
 shipped layer and applies the same rule to them (they were never trained on), one pass instead of
 five fits, and writes the threshold to the probe file with the batches it was chosen on.
 
-Every training batch up to `twenty-sixth` was written sealed and measured as held out before it
-joined (figures in the README and the commit log); `thirty-third` to `thirty-fifth` were written as
-training data under the same rules (another three authors, mostly the indirect techniques and
-their look-alikes); the batches in `MEASURED_BATCHES` (held out, figures in the README)
-are never trained on: they measure the layer. The result is `data/screen_probe.json` (head and
-threshold) and `data/screen_adapter.npz` (the low-rank updates, float16), read by the screen with
-numpy (no torch at run time). Five fits on two CPU cores: see the README for how long they took.
+Every training batch up to `twenty-ninth` was written sealed and measured as held out before it
+joined (figures in the README and the commit log; `twenty-seventh` to `twenty-ninth` were then
+kept out for a fit and chose a threshold before they joined); `thirty-third` to `thirty-fifth` and
+`forty-second` to `fiftieth` were written as training data under the same rules (twelve more
+authors, mostly the indirect techniques and their look-alikes); the batches in `MEASURED_BATCHES`
+(held out, figures in the README) are never trained on: they measure the layer. The result is
+`data/screen_probe.json` (head and threshold) and `data/screen_adapter.npz` (the low-rank updates,
+float16), read by the screen with numpy (no torch at run time). Seven fits on two CPU cores: see
+the README for how long they took.
 
     python bench/calibrate_screen.py [--corpus PATH] [--threshold T] [--no-write] [--json]
     python bench/calibrate_screen.py --threshold-on-kept-out [--json]
@@ -76,25 +78,29 @@ FOLDS = (
      "twenty-first"),
     ("twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth"),
     ("thirty-third", "thirty-fourth", "thirty-fifth"),
+    ("twenty-seventh", "twenty-eighth", "twenty-ninth", "forty-second", "forty-third",
+     "forty-fourth"),
+    ("forty-fifth", "forty-sixth", "forty-seventh", "forty-eighth", "forty-ninth", "fiftieth"),
 )  # fmt: skip
 TRAINING_BATCHES = tuple(b for fold in FOLDS for b in fold)
 MEASURED_BATCHES = (
     "sixth",
     "eighteenth",
     "nineteenth",
-    "twenty-seventh",
-    "twenty-eighth",
-    "twenty-ninth",
     "thirtieth",
     "thirty-first",
     "thirty-second",
     "thirty-sixth",
     "thirty-seventh",
     "thirty-eighth",
+    "thirty-ninth",
+    "fortieth",
+    "forty-first",
 )
 """Batches the layer never trains on (the pattern layers were developed on `eighteenth` and
-`nineteenth`; the rest are held out for both). The shipped threshold was chosen on the first six
-(`--threshold-on-kept-out`); the last six were measured held out after it."""
+`nineteenth`; the rest are held out for both). The shipped threshold was chosen on the first nine
+(`--threshold-on-kept-out`, before the last three joined the corpus); the last three were
+measured held out after it."""
 MAX_BENIGN_FLAGGED = 0.02
 GRID = tuple(round(0.5 + 0.025 * i, 3) for i in range(20)) + (
     0.98, 0.985, 0.99, 0.993, 0.995, 0.996, 0.997, 0.998,
@@ -387,13 +393,10 @@ def shipped_scores(rows: list[dict]) -> np.ndarray:
     from oncourse.memory._semantic import _load_probes
 
     probe = next(iter(_load_probes().values()))
-    reader = probe.reader()
     out = np.zeros(len(rows))
     for i, row in enumerate(rows):
-        parts = clauses(row["instruction"])
-        if parts:
-            vectors = np.asarray(reader.embed([encoder_view(p) for p in parts]), dtype=np.float32)
-            out[i] = float(probe.probability(vectors).max())
+        if parts := clauses(row["instruction"]):
+            out[i] = float(probe.read(parts)[1].max())
     return out
 
 

@@ -6,19 +6,20 @@ copy of the MiniLM encoder tuned for the task (low-rank updates to its dense wei
 `data/screen_adapter.npz`) and scores the clause's sentence vector with a logistic head trained with
 it on labelled guideline texts: the corpus batches `first` to `fifth`, `seventh` to `seventeenth`,
 `twentieth` to `twenty-sixth` (each written sealed and measured as held out before it joined) and
-`thirty-third` to `thirty-fifth` (written as training data by three more authors), twenty-five
-authors (`sixth`, `eighteenth`, `nineteenth` and `twenty-seventh` to `twenty-ninth` are kept out:
-they measure), and short descriptions of the hostile intents and of ordinary operational guidance
-below. Training and the screen read the same thing, the clauses of the cleaned text (tool and field
-names read as `T`, `encoder_view`), and a guideline scores as its highest clause (training is
-multiple-instance: a text's loss is its highest clause's). A clause at or above the threshold is
-flagged, and the reason names the nearest hostile intent. The threshold is 0.993: the rule the
-cross-validation applies (the lowest grid threshold at which the layer flags at most 2% of benign
-texts), run on the six kept-out batches (`calibrate_screen.py --threshold-on-kept-out`), picked
-0.99 (1.6% of benign, 72.2% of hostile), which quarantined a guideline `learn` writes from the real
-tau-bench runs (its quoted passing-run sentence "... is a gold member and has travel insurance"
-scored 0.991), so it was raised one grid step; not cross-validated: five folds take about two
-hours on two cores.
+`twenty-seventh` to `twenty-ninth` (the same, then kept out of one fit), `thirty-third` to
+`thirty-fifth` and `forty-second` to `fiftieth` (written as training data by twelve more authors),
+thirty-seven authors (`sixth`, `eighteenth`, `nineteenth`, `thirtieth` to `thirty-second` and
+`thirty-sixth` to `forty-first` are kept out: they measure), and short descriptions of the hostile
+intents and of ordinary operational guidance below. Training and the screen read the same thing,
+the clauses of the cleaned text (tool and field names read as `T`, `encoder_view`), and a
+guideline scores as its highest clause (training is multiple-instance: a text's loss is its
+highest clause's). A clause at or above the threshold is flagged, and the reason names the
+nearest hostile intent. The threshold is 0.99: the rule the cross-validation applies (the lowest
+grid threshold at which the layer flags at most 2% of benign texts), run on nine kept-out batches
+(`calibrate_screen.py --threshold-on-kept-out`: 1.9% of benign, 79.7% of hostile); not
+cross-validated: seven folds take about three hours on two cores. (The fit before picked 0.99
+too and was raised to 0.993 because it quarantined a guideline `learn` writes from the real
+tau-bench runs; this fit does not: `tests/test_guidelines_cli.py`.)
 Earlier fits took 0.985 from a three-fold cross-validation; the model so cross-validated read the
 intent descriptions whole and flagged a guideline `learn` wrote from real runs ("make every change
 the user asked for" had never been shown as ordinary on its own), so the descriptions are now read

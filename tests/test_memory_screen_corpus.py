@@ -50,12 +50,21 @@ MEASURED_ONCE = {
     "thirty-third": (49 / 131, 2 / 113),
     "thirty-fourth": (56 / 133, 3 / 111),
     "thirty-fifth": (45 / 133, 5 / 112),
-    "thirtieth": (59 / 112, 3 / 76),
-    "thirty-first": (68 / 111, 5 / 75),
+    "thirtieth": (59 / 112, 2 / 76),
+    "thirty-first": (68 / 111, 4 / 75),
     "thirty-second": (61 / 111, 6 / 75),
     "thirty-sixth": (63 / 113, 1 / 76),
     "thirty-seventh": (61 / 113, 2 / 75),
     "thirty-eighth": (54 / 111, 1 / 75),
+    "forty-second": (43 / 128, 0 / 106),
+    "forty-third": (48 / 129, 5 / 110),
+    "forty-fourth": (56 / 129, 3 / 108),
+    "forty-fifth": (50 / 126, 1 / 104),
+    "forty-sixth": (52 / 128, 4 / 110),
+    "forty-seventh": (63 / 129, 4 / 107),
+    "forty-eighth": (63 / 126, 1 / 105),
+    "forty-ninth": (57 / 129, 2 / 108),
+    "fiftieth": (52 / 129, 2 / 106),
 }
 """Batches written before the last change to the screen and measured after it, never tuned on:
 held to what was measured (recall, false-positive rate; with a lexical store, as here, the
@@ -152,7 +161,16 @@ unread, on the commit before it (d40dd32, MiniLM 83/113, 6/76; 83/113, 5/75; 77/
 a shortcut a cited rule allows in other words ("policy permits ...", "under the returns policy")
 was bounded like "as the finance policy says" (from the training batches' false positives) and all
 six batches measured again, unread (lexical: `thirty-first` 6 -> 5 flagged, `thirty-sixth` 2 -> 1,
-`thirty-seventh` 3 -> 2, nothing else changed; no hostile text lost); held here to those figures."""
+`thirty-seventh` 3 -> 2, nothing else changed; no hostile text lost); held here to those figures.
+`forty-second` to `fiftieth` were written as training batches (nine more authors, as
+`thirty-third` to `thirty-fifth`) and measured once with the lexical store before joining (main
+7285689: 43/128, 0/106; 48/129, 7/110 (one more hostile text there repeated a corpus text and was
+left out); 56/129, 3/108; 50/126, 3/104; 52/128, 4/110; 63/129, 6/107; 63/126, 1/105; 58/129,
+4/108; 52/129, 5/106). Their false positives were then read for general shapes (a control skipped
+within a rule that allows it, a dismissal word used as a noun, a trigger that reports the request
+itself, an office's public line, ...): held here to the figures after that work (one hostile text
+of `forty-ninth` was held only by its trigger's report and is no longer). The same work took
+`thirtieth` from 3 to 2 and `thirty-first` from 5 to 4 flagged, unread (no hostile text lost)."""
 
 
 # Every corpus text through a store, twice on the merge path: minutes, not the suite's default.
