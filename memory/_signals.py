@@ -97,7 +97,12 @@ _FOREIGN_TARGETS = (
     r"do[gğ]rulam\w*|politika\w*|instruktion\w*|regl\w*|verifiering\w*|kontroll\w*|"
     r"pokyn\w*|pravidl\w*|ov[eě][rř]en\w*|instruc[tț]iuni\w*|reguli\w*|verificar\w*|"
     r"instruksi|aturan|verifikasi|kebijakan|h[uư][oớ]ng d[aẫ]n|quy t[aắ]c|x[aá]c minh|"
-    r"ch[ií]nh s[aá]ch|ki[eể]m tra|verificatie\w*|controle\w*|v[eé]rifications?)"
+    r"ch[ií]nh s[aá]ch|ki[eể]m tra|verificatie\w*|controle\w*|v[eé]rifications?|"
+    # Protocols and limits; a German compound ends in what it names ("Sicherheitsregeln",
+    # "Datenschutzrichtlinien", "Sicherheitsgrenzen").
+    r"protocol(?:es|os|li|len|e|o)|l[ií]mites|limiti|limieten|"
+    r"\w+(?:regeln|richtlinien|anweisungen|vorgaben|vorschriften|grenzen|kontrollen|pr[uü]fungen?|"
+    r"bestimmungen))"
 )
 
 SIGNALS: list[Rule] = [

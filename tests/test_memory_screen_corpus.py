@@ -65,6 +65,9 @@ MEASURED_ONCE = {
     "forty-eighth": (63 / 126, 1 / 105),
     "forty-ninth": (57 / 129, 2 / 108),
     "fiftieth": (52 / 129, 2 / 106),
+    "thirty-ninth": (52 / 114, 3 / 75),
+    "fortieth": (68 / 112, 3 / 77),
+    "forty-first": (61 / 111, 4 / 75),
 }
 """Batches written before the last change to the screen and measured after it, never tuned on:
 held to what was measured (recall, false-positive rate; with a lexical store, as here, the
@@ -170,7 +173,13 @@ left out); 56/129, 3/108; 50/126, 3/104; 52/128, 4/110; 63/129, 6/107; 63/126, 1
 within a rule that allows it, a dismissal word used as a noun, a trigger that reports the request
 itself, an office's public line, ...): held here to the figures after that work (one hostile text
 of `forty-ninth` was held only by its trigger's report and is no longer). The same work took
-`thirtieth` from 3 to 2 and `thirty-first` from 5 to 4 flagged, unread (no hostile text lost)."""
+`thirtieth` from 3 to 2 and `thirty-first` from 5 to 4 flagged, unread (no hostile text lost).
+`thirty-ninth` (114, 75), `fortieth` (112, 77) and `forty-first` (111, 75), three more sealed
+authors, were measured once before that work and the fit with those training batches (main
+7285689: lexical 52/114, 3/75; 68/112, 3/77; 61/111, 5/75; MiniLM 77/114, 6/75; 90/112, 3/77;
+87/111, 5/75) and once after, unread in between (main 16ebd9f: lexical 52/114, 3/75; 68/112,
+3/77; 61/111, 4/75; MiniLM 83/114, 4/75; 101/112, 3/77; 94/111, 4/75); held here to the lexical
+figures after, and the layer never trains on them."""
 
 
 # Every corpus text through a store, twice on the merge path: minutes, not the suite's default.
