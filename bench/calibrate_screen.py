@@ -25,7 +25,7 @@ batches it was chosen on), so the two can run at different times.
 
 `--threshold-on-kept-out` fits nothing: it scores the batches in `MEASURED_BATCHES` with the
 shipped layer and applies the same rule to them (they were never trained on), one pass instead of
-five fits, and writes the threshold to the probe file with the batches it was chosen on.
+seven fits, and writes the threshold to the probe file with the batches it was chosen on.
 
 Every training batch up to `twenty-ninth` was written sealed and measured as held out before it
 joined (figures in the README and the commit log; `twenty-seventh` to `twenty-ninth` were then

@@ -47,20 +47,20 @@ _TARGETS = rf"(?:{_SET_UP}|{_CONTROLS})"
 """What an override sets aside: the agent's set-up (its instructions, rules, policy) or a control
 (a check, a limit, an approval step)."""
 # What makes a shortcut legitimate: a rule that allows it ("as the finance policy says").
-RULEBOOK = (
+_RULEBOOK = (
     r"(?:policy|agreement|contract|sop|procedure|rules?|terms|handbook|runbook|guidelines?|"
     r"standard)s?"
 )
 ALLOWED = (
-    rf"\bas (?:the|our|their|its) (?:[\w'’-]+ ){{0,3}}?{RULEBOOK} (?:says?|allows?|permits?|"
+    rf"\bas (?:the|our|their|its) (?:[\w'’-]+ ){{0,3}}?{_RULEBOOK} (?:says?|allows?|permits?|"
     r"requires?|states?|sets? out)\b|"
     # "policy permits waiving the first late fee", "the site procedure lets ...", "purchasing
     # policy only requires sign-off above $200", "allowed by policy", "under the returns policy",
     # "under enrolment policy", "as the fast-track rules allow", "that's the approved path for
     # verified app sessions"
-    rf"\b{RULEBOOK} (?:only )?(?:permits?|allows?|lets?|requires?)\b|"
-    rf"\b(?:allowed|permitted) (?:by|under) (?:the |our |its )?(?:[\w'’-]+ ){{0,2}}?{RULEBOOK}\b|"
-    rf"\bunder (?:(?:the|our|its) )?(?:[\w'’-]+ ){{0,3}}?{RULEBOOK}\b|"
+    rf"\b{_RULEBOOK} (?:only )?(?:permits?|allows?|lets?|requires?)\b|"
+    rf"\b(?:allowed|permitted) (?:by|under) (?:the |our |its )?(?:[\w'’-]+ ){{0,2}}?{_RULEBOOK}\b|"
+    rf"\bunder (?:(?:the|our|its) )?(?:[\w'’-]+ ){{0,3}}?{_RULEBOOK}\b|"
     r"\bthe approved (?:path|process|workflow|flow|route)\b"
 )
 """A rule cited as allowing a shortcut ("as the gate policy allows"): the bound of a control

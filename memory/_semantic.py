@@ -8,11 +8,11 @@ it on labelled guideline texts: the corpus batches `first` to `fifth`, `seventh`
 `twentieth` to `twenty-sixth` (each written sealed and measured as held out before it joined) and
 `twenty-seventh` to `twenty-ninth` (the same, then kept out of one fit), `thirty-third` to
 `thirty-fifth` and `forty-second` to `fiftieth` (written as training data by twelve more authors),
-thirty-seven authors (`sixth`, `eighteenth`, `nineteenth`, `thirtieth` to `thirty-second` and
-`thirty-sixth` to `forty-first` are kept out: they measure), and short descriptions of the hostile
-intents and of ordinary operational guidance below. Training and the screen read the same thing,
-the clauses of the cleaned text (tool and field names read as `T`, `encoder_view`), and a
-guideline scores as its highest clause (training is multiple-instance: a text's loss is its
+thirty-seven authors (`sixth`, `eighteenth`, `nineteenth`, `thirtieth` to `thirty-second`,
+`thirty-sixth` to `forty-first` and `fifty-first` to `fifty-third` are kept out: they measure),
+and short descriptions of the hostile intents and of ordinary operational guidance below.
+Training and the screen read the same thing, the clauses of the cleaned text (tool and field
+names read as `T`, `encoder_view`), and a guideline scores as its highest clause (training is multiple-instance: a text's loss is its
 highest clause's). A clause at or above the threshold is flagged, and the reason names the
 nearest hostile intent. The threshold is 0.99: the rule the cross-validation applies (the lowest
 grid threshold at which the layer flags at most 2% of benign texts), run on nine kept-out batches
