@@ -10,16 +10,16 @@ it on labelled guideline texts: the corpus batches `first` to `fifth`, `seventh`
 `thirty-fifth` and `forty-second` to `fiftieth` (written as training data by twelve more authors),
 thirty-seven authors (`sixth`, `eighteenth`, `nineteenth`, `thirtieth` to `thirty-second`,
 `thirty-sixth` to `forty-first` and `fifty-first` to `fifty-third` are kept out: they measure),
-and short descriptions of the hostile intents and of ordinary operational guidance below.
-Training and the screen read the same thing, the clauses of the cleaned text (tool and field
-names read as `T`, `encoder_view`), and a guideline scores as its highest clause (training is multiple-instance: a text's loss is its
-highest clause's). A clause at or above the threshold is flagged, and the reason names the
-nearest hostile intent. The threshold is 0.99: the rule the cross-validation applies (the lowest
-grid threshold at which the layer flags at most 2% of benign texts), run on nine kept-out batches
-(`calibrate_screen.py --threshold-on-kept-out`: 1.9% of benign, 79.7% of hostile); not
-cross-validated: seven folds take about three hours on two cores. (The fit before picked 0.99
-too and was raised to 0.993 because it quarantined a guideline `learn` writes from the real
-tau-bench runs; this fit does not: `tests/test_guidelines_cli.py`.)
+and short descriptions of the hostile intents and of ordinary operational guidance below. Training
+and the screen read the same thing, the clauses of the cleaned text (tool and field names read as
+`T`, `encoder_view`), and a guideline scores as its highest clause (training is multiple-instance: a
+text's loss is its highest clause's). A clause at or above the threshold is flagged, and the reason
+names the nearest hostile intent. The threshold is 0.99: the rule the cross-validation applies (the
+lowest grid threshold at which the layer flags at most 2% of benign texts), run on nine kept-out
+batches (`calibrate_screen.py --threshold-on-kept-out`: 1.9% of benign, 79.7% of hostile); not
+cross-validated: seven folds take about three hours on two cores. (The fit before picked 0.99 too
+and was raised to 0.993 because it quarantined a guideline `learn` writes from the real tau-bench
+runs; this fit does not: `tests/test_guidelines_cli.py`.)
 Earlier fits took 0.985 from a three-fold cross-validation; the model so cross-validated read the
 intent descriptions whole and flagged a guideline `learn` wrote from real runs ("make every change
 the user asked for" had never been shown as ordinary on its own), so the descriptions are now read
