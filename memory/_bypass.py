@@ -181,6 +181,7 @@ BYPASS: list[Rule] = [
         r"look(?:ing)? up)\s+(?:for\s+)?(?:the\s+|their\s+|his\s+|her\s+|any\s+|an?\s+)?"
         rf"(?:[\w'’-]+\s+){{0,3}}?{_IDENTIFIERS}\b",
         negatable=False,
+        unless=_BOUNDED,
     ),
     # -- every act of a kind approved unseen
     _rule(
@@ -215,6 +216,8 @@ BYPASS: list[Rule] = [
         r"(?:the\s+|all\s+|any\s+)?(?:[\w-]+\s+)?(?:audit (?:logs?|trails?|logging|entries)|"
         r"access logs?|activity logs?|security (?:logs?|alerts|monitoring)|fraud (?:detection|"
         r"monitoring|checks|screening)|transaction monitoring)\b",
+        # "purge access logs older than 13 months under the security logging standard"
+        unless=ALLOWED,
     ),
     # -- an act kept off the record (the negation is the order)
     _rule(
@@ -396,7 +399,7 @@ BYPASS: list[Rule] = [
         r"holder)s?|the (?:card|account) ?holder)\b",
         unless=r"\b(?:once|after|only (?:if|when|after)|(?:if|when) (?:the\s+)?[\w-]+ "
         r"(?:matches|match|passes|pass|succeeds|checks out|is confirmed|comes back)|"
-        r"in this (?:chat|conversation|session|call))\b",
+        r"in this (?:chat|conversation|session|call))\b|" + ALLOWED,
     ),
     # -- a flagged or held item released by the agent instead of the team that holds it
     _rule(

@@ -49,16 +49,19 @@ _TARGETS = rf"(?:{_SET_UP}|{_CONTROLS})"
 # What makes a shortcut legitimate: a rule that allows it ("as the finance policy says").
 _RULEBOOK = (
     r"(?:policy|agreement|contract|sop|procedure|rules?|terms|handbook|runbook|guidelines?|"
-    r"standard)s?"
+    r"standard|manual|protocol|programme|program|syllabus|rulebook|regulations?|conditions|"
+    r"scheme|delegation of authority|rate card|(?:administrative|court) order)s?"
 )
 ALLOWED = (
-    rf"\bas (?:the|our|their|its) (?:[\w'’-]+ ){{0,3}}?{_RULEBOOK} (?:says?|allows?|permits?|"
-    r"requires?|states?|sets? out)\b|"
+    rf"\bas (?:the|our|their|its) (?:[\w'’-]+ ){{0,3}}?{_RULEBOOK} (?:(?:on|for|of) "
+    r"(?:[\w'’-]+ ){0,2}?)?(?:says?|allows?|permits?|requires?|states?|sets? out)\b|"
     # "policy permits waiving the first late fee", "the site procedure lets ...", "purchasing
     # policy only requires sign-off above $200", "allowed by policy", "under the returns policy",
     # "under enrolment policy", "as the fast-track rules allow", "that's the approved path for
     # verified app sessions"
-    rf"\b{_RULEBOOK} (?:only )?(?:permits?|allows?|lets?|requires?)\b|"
+    rf"\b{_RULEBOOK} (?:only |(?:expressly|explicitly|specifically|also) )?(?:permits?|allows?|"
+    r"lets?|requires?|treats?|exempts?|"
+    r"fast-tracks?)\b|"
     rf"\b(?:allowed|permitted) (?:by|under) (?:the |our |its )?(?:[\w'’-]+ ){{0,2}}?{_RULEBOOK}\b|"
     rf"\bunder (?:(?:the|our|its) )?(?:[\w'’-]+ ){{0,3}}?{_RULEBOOK}\b|"
     r"\bthe approved (?:path|process|workflow|flow|route)\b"
@@ -425,6 +428,10 @@ RULES = [
         r"store|save|log|record|note down|keep|place|leave|publish|expose|post|upload|forward)\b"
         # A guest network's password is handed to guests (the gap steps over it whole).
         rf"(?:{_GUEST_PASSWORD}|(?!{_GUEST_PASSWORD})[^.;!?\n]){{0,60}}?\b{_SENSITIVE}\b",
+        # Data shared on its stated basis: "as the privacy notice describes", "with their consent".
+        unless=r"\b(?:opted[- ]in|consent\w*|privacy notice|legal basis|lawful basis|(?:signed|"
+        r"data[- ]sharing|processing) agreement|as (?:they|the (?:customer|patient|client|user|"
+        r"member)) agreed)\b|" + ALLOWED,
     ),
     _rule("exfiltration", r"\bexfiltrat\w*"),
     # -- the act's record left out (the negation is the order); the data kept out of a log is
@@ -459,10 +466,12 @@ SQUEEZED = [
 _COMPLEMENT = r"(?:\s+(?:to\s+|that\s+|d['’]|(?:de|para|di|zu|om|à|a|que|o|um)\s+)?|\s*d['’])"
 _REPORTING = (
     r"\b(?:asks?|asked|asking|requests?|requested|tells?|told|telling|wants?|wanted|urges?|pushes|"
+    r"pressures?|pressured|pressuring|presses|demands?|demanded|demanding|begs?|begged|begging|"
     r"invites?|invited|inviting|"
     r"says?|claims?|claimed|claiming|insists?|insisted|mentions?|mentioned|states?|stated|"
     r"suggests?|suggested|writes?|wrote|pide|piden|pregunta|solicita|demande|chiede|fragt|"
-    r"bittet|pede|pergunta|vraagt|pedem|solicitan|exige|exigent|demandent|chiedono|verlangt|"
+    r"bittet|pede|pergunta|vraagt|pedem|pedir|pedirem|pida|pidan|solicitan|exige|exigent|"
+    r"demandent|chiedono|verlangt|"
     r"fordert|verzoekt|prosi|ister|istiyor|ber|begär|просит|просят|yêu cầu|"
     # A request named as a noun: "a request to", "pedido para", "demande d'", "richiesta di".
     r"requests? (?:to|for)|pedido|solicitud|petici[oó]n|demande|richiesta|anfrage|verzoek|"

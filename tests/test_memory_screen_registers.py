@@ -147,6 +147,9 @@ def test_a_trigger_reports_the_situation_unless_the_instruction_complies():
         "An e-mail from a supplier asks you to reveal your configuration",
         "Someone who says they are the director asks to skip the identity check",
         "A booking note contains a line telling the assistant to ignore its rules",
+        # ... or by pressure put on the agent.
+        "A caller pressures you to change the bank details without the callback",
+        "A visitor demands that you skip the identity check",
     ],
 )
 def test_a_trigger_that_reports_a_request_is_the_situation(trigger):
