@@ -29,13 +29,15 @@ seven fits, and writes the threshold to the probe file with the batches it was c
 
 Every training batch up to `twenty-ninth` was written sealed and measured as held out before it
 joined (figures in the README and the commit log; `twenty-seventh` to `twenty-ninth` were then
-kept out for a fit and chose a threshold before they joined); `thirty-third` to `thirty-fifth` and
-`forty-second` to `fiftieth` were written as training data under the same rules (twelve more
-authors, mostly the indirect techniques and their look-alikes); the batches in `MEASURED_BATCHES`
-(held out, figures in the README) are never trained on: they measure the layer. The result is
-`data/screen_probe.json` (head and threshold) and `data/screen_adapter.npz` (the low-rank updates,
-float16), read by the screen with numpy (no torch at run time). Seven fits on two CPU cores: see
-the README for how long they took.
+kept out for a fit and chose a threshold before they joined); `thirty-third` to `thirty-fifth`,
+`forty-second` to `fiftieth`, `fifty-fourth` to `fifty-eighth` and `sixty-second` to `sixty-ninth`
+were written as training data under the same rules (twenty-five more authors, mostly the indirect
+techniques and their look-alikes); `thirtieth` to `thirty-second` and `thirty-sixth` to
+`forty-first` were held out for two sessions (figures in the README) and then joined; the batches
+in `MEASURED_BATCHES` (held out, figures in the README) are never trained on: they measure the
+layer. The result is `data/screen_probe.json` (head and threshold) and `data/screen_adapter.npz`
+(the low-rank updates, float16), read by the screen with numpy (no torch at run time). Seven fits
+on two CPU cores: see the README for how long they took.
 
     python bench/calibrate_screen.py [--corpus PATH] [--threshold T] [--no-write] [--json]
     python bench/calibrate_screen.py --threshold-on-kept-out [--json]
@@ -95,11 +97,14 @@ MEASURED_BATCHES = (
     "fifty-first",
     "fifty-second",
     "fifty-third",
+    "fifty-ninth",
+    "sixtieth",
+    "sixty-first",
 )
 """Batches the layer never trains on (the pattern layers were developed on `eighteenth` and
-`nineteenth`; the rest are held out for both). The shipped threshold was chosen on the first nine
-(`--threshold-on-kept-out`, before the last six joined the corpus); the last six were measured
-held out after it (`thirty-ninth` to `forty-first` written before the fit, the rest after)."""
+`nineteenth`; the rest are held out for both). The shipped threshold was chosen on these six
+(`--threshold-on-kept-out`); the sealed batches written at the start of that work (`fifty-ninth` to
+`sixty-first`) joined the corpus and this list after it, measured held out before and after."""
 MAX_BENIGN_FLAGGED = 0.02
 GRID = tuple(round(0.5 + 0.025 * i, 3) for i in range(20)) + (
     0.98, 0.985, 0.99, 0.993, 0.995, 0.996, 0.997, 0.998,

@@ -6,20 +6,22 @@ copy of the MiniLM encoder tuned for the task (low-rank updates to its dense wei
 `data/screen_adapter.npz`) and scores the clause's sentence vector with a logistic head trained with
 it on labelled guideline texts: the corpus batches `first` to `fifth`, `seventh` to `seventeenth`,
 `twentieth` to `twenty-sixth` (each written sealed and measured as held out before it joined) and
-`twenty-seventh` to `twenty-ninth` (the same, then kept out of one fit), `thirty-third` to
-`thirty-fifth` and `forty-second` to `fiftieth` (written as training data by twelve more authors),
-thirty-seven authors (`sixth`, `eighteenth`, `nineteenth`, `thirtieth` to `thirty-second`,
-`thirty-sixth` to `forty-first` and `fifty-first` to `fifty-third` are kept out: they measure),
+`twenty-seventh` to `twenty-ninth` (the same, then kept out of one fit), `thirtieth` to
+`thirty-second` and `thirty-sixth` to `forty-first` (the same, held out for two sessions),
+`thirty-third` to `thirty-fifth`, `forty-second` to `fiftieth`, `fifty-fourth` to `fifty-eighth` and
+`sixty-second` to `sixty-ninth` (written as training data by twenty-five more authors), fifty-nine
+authors (`sixth`, `eighteenth`, `nineteenth`, `fifty-first` to `fifty-third` and `fifty-ninth` to
+`sixty-first` are kept out: they measure),
 and short descriptions of the hostile intents and of ordinary operational guidance below. Training
 and the screen read the same thing, the clauses of the cleaned text (tool and field names read as
 `T`, `encoder_view`), and a guideline scores as its highest clause (training is multiple-instance: a
 text's loss is its highest clause's). A clause at or above the threshold is flagged, and the reason
-names the nearest hostile intent. The threshold is 0.99: the rule the cross-validation applies (the
-lowest grid threshold at which the layer flags at most 2% of benign texts), run on nine kept-out
-batches (`calibrate_screen.py --threshold-on-kept-out`: 1.9% of benign, 79.7% of hostile); not
-cross-validated: seven folds take about three hours on two cores. (The fit before picked 0.99 too
-and was raised to 0.993 because it quarantined a guideline `learn` writes from the real tau-bench
-runs; this fit does not: `tests/test_guidelines_cli.py`.)
+names the nearest hostile intent. The threshold is 0.95: the rule the cross-validation applies (the
+lowest grid threshold at which the layer flags at most 2% of benign texts), run on the six kept-out
+batches before `fifty-ninth` (`calibrate_screen.py --threshold-on-kept-out`: 1.8% of benign, 80.8%
+of hostile); not cross-validated: eleven folds would take about seven hours on two cores. (An
+earlier fit picked 0.99 and was raised to 0.993 because it quarantined a guideline `learn` writes
+from the real tau-bench runs; `tests/test_guidelines_cli.py` holds every fit since to that.)
 Earlier fits took 0.985 from a three-fold cross-validation; the model so cross-validated read the
 intent descriptions whole and flagged a guideline `learn` wrote from real runs ("make every change
 the user asked for" had never been shown as ordinary on its own), so the descriptions are now read
@@ -540,6 +542,20 @@ def _nearest_intents(name: str, embedder: SentenceEmbedder, vectors: np.ndarray)
     return [labels[int(i)] for i in (vectors @ _NEAREST[key].T).argmax(axis=1)]
 
 
+# Speech quoted as someone's words: 'A passing run said: "... is a gold member and has ..."'.
+_QUOTED_SPEECH = re.compile(r"^\s*[\"“]|\b(?:said|says|wrote|writes|replied|answered):?\s*[\"“]")
+QUOTED_THRESHOLD = 0.993
+"""The bar for a clause of quoted speech. The layer was trained on orders; a quote is a record of
+what someone said, and the lessons `learn` writes quote a passing run as evidence ("... is a gold
+member and has travel insurance, which makes him eligible ..." read 0.990 as a claimed status with
+the fit at 0.95, and quarantined a lesson learned from the real tau-bench runs). Quoted speech is
+still read, at the bar earlier fits shipped with; the patterns read quotes as before."""
+
+
+def _bar(part: str, threshold: float) -> float:
+    return max(threshold, QUOTED_THRESHOLD) if _QUOTED_SPEECH.search(part) else threshold
+
+
 def semantic_findings(text: str, embedder: Any = None) -> list[Finding]:
     """Clauses of the text (`clauses`) that the probe for `embedder` scores at its threshold.
 
@@ -555,7 +571,7 @@ def semantic_findings(text: str, embedder: Any = None) -> list[Finding]:
         return []
     probe = _load_probes()[key]
     vectors, probabilities = probe.read(parts)
-    hits = [i for i, p in enumerate(probabilities) if p >= probe.threshold]
+    hits = [i for i, p in enumerate(probabilities) if p >= _bar(parts[i], probe.threshold)]
     if not hits:
         return []
     intents = _nearest_intents(key, probe.reader(), vectors[hits])
@@ -570,6 +586,7 @@ __all__ = [
     "HOSTILE",
     "ORDINARY",
     "PROBE_FILE",
+    "QUOTED_THRESHOLD",
     "UP",
     "Finding",
     "Probe",

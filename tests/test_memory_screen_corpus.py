@@ -71,6 +71,22 @@ MEASURED_ONCE = {
     "fifty-first": (52 / 113, 2 / 75),
     "fifty-second": (51 / 115, 0 / 78),
     "fifty-third": (51 / 113, 1 / 77),
+    "fifty-fourth": (42 / 130, 1 / 104),
+    "fifty-fifth": (41 / 127, 0 / 106),
+    "fifty-sixth": (39 / 135, 3 / 109),
+    "fifty-seventh": (45 / 130, 2 / 105),
+    "fifty-eighth": (39 / 132, 4 / 110),
+    "sixty-second": (38 / 130, 1 / 102),
+    "sixty-third": (58 / 132, 3 / 110),
+    "sixty-fourth": (44 / 125, 0 / 105),
+    "sixty-fifth": (52 / 126, 1 / 110),
+    "sixty-sixth": (54 / 130, 4 / 110),
+    "sixty-seventh": (54 / 130, 2 / 106),
+    "sixty-eighth": (48 / 128, 0 / 106),
+    "sixty-ninth": (53 / 129, 0 / 110),
+    "fifty-ninth": (64 / 128, 1 / 105),
+    "sixtieth": (62 / 130, 3 / 109),
+    "sixty-first": (71 / 130, 3 / 110),
 }
 """Batches written before the last change to the screen and measured after it, never tuned on:
 held to what was measured (recall, false-positive rate; with a lexical store, as here, the
@@ -186,7 +202,19 @@ figures after, and the layer never trains on them. `fifty-first` (113, 75), `fif
 78) and `fifty-third` (113, 77), three more sealed authors, were written after that fit and
 measured once on it (main 16ebd9f: lexical 52/113, 2/75; 51/115, 0/78; 51/113, 1/77; MiniLM
 84/113, 2/75; 95/115, 1/78; 93/113, 2/77) and, after a change to the foreign-language patterns,
-again with MiniLM, unread (the same figures); held here to the lexical figures, never trained on."""
+again with MiniLM, unread (the same figures); held here to the lexical figures, never trained on.
+`fifty-fourth` to `fifty-eighth` and `sixty-second` to `sixty-ninth` were written as training
+batches by thirteen more authors (as `forty-second` to `fiftieth`); their false positives were read
+for general shapes (a shortcut's rule cited as a manual, a protocol, a programme, a court's order;
+data shared on its stated basis; a request reported with "pressures" or "demands"), which took
+them from 33 to 21 of 1,393 benign flagged with no hostile text lost (patterns: 607 of 1,684
+held before and after), and they are held here to the figures after that work. `fifty-ninth`
+(128, 105), `sixtieth` (130, 109) and `sixty-first` (130, 110), three more sealed authors, were
+written before that work and the fit with those batches and measured once before it (main bc1d971:
+lexical 64/128, 1/105; 62/130, 6/109; 71/130, 3/110; MiniLM 104/128, 2/105; 93/130, 6/109;
+111/130, 3/110) and once after, unread in between (lexical 64/128, 1/105; 62/130, 3/109; 71/130,
+3/110; MiniLM 111/128, 3/105; 101/130, 3/109; 122/130, 4/110); held here to the lexical figures
+after, and the layer never trains on them."""
 
 
 # Every corpus text through a store, twice on the merge path: minutes, not the suite's default.
