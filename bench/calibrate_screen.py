@@ -12,7 +12,7 @@ before a negation), and a text scores as its highest clause. A corpus label belo
 text, so training is multiple-instance: a text's loss is that of its highest-scoring clause (a
 hostile text needs one hostile clause; every clause of a benign text must read as ordinary).
 
-The threshold is chosen by cross-validation over the training batches, in seven folds of
+The threshold is chosen by cross-validation over the training batches, in eleven folds of
 several authors' batches each (`FOLDS`): each fold scored by a model trained on the others, the
 lowest threshold on a grid (0.025 steps, finer above 0.975) at which at most 2% of their benign
 texts are flagged. The table printed shows, per fold, the figures of that out-of-fold model alone
@@ -25,7 +25,7 @@ batches it was chosen on), so the two can run at different times.
 
 `--threshold-on-kept-out` fits nothing: it scores the batches in `MEASURED_BATCHES` with the
 shipped layer and applies the same rule to them (they were never trained on), one pass instead of
-seven fits, and writes the threshold to the probe file with the batches it was chosen on.
+eleven fits, and writes the threshold to the probe file with the batches it was chosen on.
 
 Every training batch up to `twenty-ninth` was written sealed and measured as held out before it
 joined (figures in the README and the commit log; `twenty-seventh` to `twenty-ninth` were then
@@ -36,8 +36,9 @@ techniques and their look-alikes); `thirtieth` to `thirty-second` and `thirty-si
 `forty-first` were held out for two sessions (figures in the README) and then joined; the batches
 in `MEASURED_BATCHES` (held out, figures in the README) are never trained on: they measure the
 layer. The result is `data/screen_probe.json` (head and threshold) and `data/screen_adapter.npz`
-(the low-rank updates, float16), read by the screen with numpy (no torch at run time). Seven fits
-on two CPU cores: see the README for how long they took.
+(the low-rank updates, float16), read by the screen with numpy (no torch at run time). One fit
+on the present training set took 59 minutes on two shared cores (README); eleven folds would take
+about seven hours.
 
     python bench/calibrate_screen.py [--corpus PATH] [--threshold T] [--no-write] [--json]
     python bench/calibrate_screen.py --threshold-on-kept-out [--json]
