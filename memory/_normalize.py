@@ -45,6 +45,7 @@ _CONFUSABLES = str.maketrans(
         "ᴛ": "t", "ᴜ": "u", "ᴠ": "v", "ᴡ": "w", "ʏ": "y", "ᴢ": "z",
     }
 )  # fmt: skip
+_CONFUSABLES_KEYS = frozenset(chr(code) for code in _CONFUSABLES)
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a"})
 _SPELLED = re.compile(
     r"(?<![A-Za-z])(?:[A-Za-z](?:[ \t]{1,3}|[-._*·|/+~_]+)){2,}[A-Za-z](?![A-Za-z])"
@@ -225,4 +226,78 @@ def decoded(text: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-__all__ = ["clean", "decoded", "native", "resegmented", "squeezed", "turned", "views"]
+_PROSE = re.compile(r"[A-Za-z]{2,}")
+_URL_TOKEN = re.compile(r"\S*(?:%[0-9A-Fa-f]{2}\S*){4,}")
+# Left-to-right and right-to-left overrides: the text is shown out of order.
+_OVERRIDE_MARKS = "\u202d\u202e"
+# Latin letters that imitate others (small capitals, script g); not the Turkish dotless i.
+_LATIN_KEYS = frozenset(c for c in _CONFUSABLES_KEYS if unicodedata.name(c, "").startswith("LATIN"))
+_LATIN_LOOKALIKES = _LATIN_KEYS - {"ı"}
+
+
+def _prose(text: str) -> bool:
+    """Words a person would read: three or more, and little but letters, spaces and punctuation."""
+    words = _PROSE.findall(text)
+    plain = sum(c.isalpha() or c.isspace() or c in ".,;:'\"!?-()" for c in text)
+    return len(words) >= 3 and plain >= 0.85 * len(text)
+
+
+def _spelled_word(run: str) -> str | None:
+    import wordninja
+
+    cost = wordninja.DEFAULT_LANGUAGE_MODEL._wordcost
+    words = _join_spelled(re.match(r".*", run, re.DOTALL)).split()  # type: ignore[arg-type]
+    known = [w for w in words if len(w) >= 5 and cost.get(w.lower(), 99.0) <= _SPELLED_WORD]
+    return " ".join(words) if known else None
+
+
+def hidden(text: str) -> list[str]:
+    """How the text keeps its words from a person reading it, one line per way (none: []).
+
+    A guideline is read by the people who review a store: prose that only a decoder shows (a
+    base64, hex or percent-encoded sentence), words cut by invisible characters, letters spelled
+    apart, letters of another script inside a Latin word, text shown out of order or hidden in tag
+    characters. Ordinary guidance has no reason for any of them; an injection has every reason.
+    (Three or more words, or a word of five letters or more spelled out: an encoded order number
+    or a spelled-out code is data, not a hidden sentence.)
+    """
+    found: list[str] = []
+    whole = urllib.parse.unquote(text)
+    for plain in decoded(text):
+        if plain != whole and _prose(plain):
+            found.append(f"an encoded span reads {plain[:60]!r}")
+    for token in _URL_TOKEN.findall(text):
+        plain = urllib.parse.unquote(token)
+        escaped = len(_URL_ESCAPE.findall(token))
+        if escaped >= len(plain) / 2 and _prose(plain.replace("+", " ")):
+            found.append(f"a percent-encoded span reads {plain[:60]!r}")
+    nfkc = unicodedata.normalize("NFKC", text)
+    cut = re.findall(r"[A-Za-z]([\u200b-\u200f\u2060-\u2064\ufeff\u180e]+)(?=[A-Za-z])", nfkc)
+    if len(cut) >= 2:
+        found.append(f"{len(cut)} invisible characters cut words apart")
+    if any(mark in nfkc for mark in _OVERRIDE_MARKS):
+        found.append("a direction override shows the text out of order")
+    flags = re.sub(r"\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f?", "", nfkc)  # 🏴 + region
+    tags = re.findall(r"[\U000e0020-\U000e007e]{3,}", flags)
+    if tags:
+        found.append("text hidden in invisible tag characters")
+    for word in re.findall(r"[^\W\d_]+", nfkc):
+        ascii_letters = sum(c.isascii() for c in word)
+        foreign = [c for c in word if c in _CONFUSABLES_KEYS and c not in _LATIN_KEYS]
+        lookalike = [c for c in word if c in _LATIN_LOOKALIKES]
+        if (ascii_letters and foreign) or (len(word) >= 3 and len(lookalike) >= 2):
+            found.append(f"look-alike letters of another script in {word!r}")
+            break
+    for match in _SPELLED.finditer(native(text)):
+        joined = _spelled_word(match.group(0))
+        if joined:
+            found.append(f"letters spelled apart read {joined[:60]!r}")
+            break
+    return list(dict.fromkeys(found))
+
+
+_SPELLED_WORD = 13.0
+"""wordninja's cost at or below which a spelled-out run of five letters or more is a word
+("disable" 12.1, "alarm" 11.5; "abcde" 13.6 is not)."""
+
+__all__ = ["clean", "decoded", "hidden", "native", "resegmented", "squeezed", "turned", "views"]

@@ -8,7 +8,10 @@ layers, and any finding keeps it from becoming active:
 1. normalise (`memory/_normalize.py`): NFKC, zero-width and control characters removed (tag
    characters made visible), look-alike letters mapped to Latin, spelled-out letters joined,
    leetspeak read as letters; words split mid-word re-split (`wordninja`); the text reversed
-   and ROT13-decoded;
+   and ROT13-decoded; and the hiding is itself a finding (`hidden`): a sentence only a decoder
+   shows, words cut by invisible characters, letters spelled apart or mixed with look-alikes of
+   another script have no place in guidance a person reviews (none of the corpus's benign texts
+   does any of it);
 2. intents (`memory/_intents.py`, `_signals.py`, `_registers.py`, `_authority.py`, `_bypass.py`,
    `_destinations.py`, `_harm.py`, `_oversight.py`, `_languages.py`): overriding the
    instructions (also dressed as an announcement, a policy update, an authority's decision, or a
@@ -50,6 +53,7 @@ from oncourse.memory._languages import LANGUAGE_SCRIPTS, LANGUAGES
 from oncourse.memory._normalize import (
     clean,
     decoded,
+    hidden,
     native,
     plausible_repair,
     resegmented,
@@ -148,7 +152,8 @@ def _intent_reasons(text: str, depth: int, reported_benign: bool = False) -> lis
 
 
 def _pattern_hits(text: str, reported_benign: bool = False) -> list[str]:
-    reasons = _intent_reasons(text, 0, reported_benign)
+    reasons = [f"hides words from a reader: {how}" for how in hidden(text)]
+    reasons += _intent_reasons(text, 0, reported_benign)
     cleaned = clean(text)
     if _API_KEY.search(cleaned):
         reasons.append("carries an API key")
