@@ -243,12 +243,24 @@ def _prose(text: str) -> bool:
 
 
 def _spelled_word(run: str) -> str | None:
+    """The words a run of spelled-out letters makes, or None when they make no word.
+
+    A stored guideline has its spaces collapsed, so "d i s a b l e  t h e" arrives as one run of
+    letters; wordninja splits it again. Every piece must be a word, one of them a common word of
+    four letters or more, and there must be three words or more: "ABCDE" and "A-B-C-D" are codes,
+    and a name spelled out for a booking ("C A T H E R I N E") is one word, not a sentence.
+    """
     import wordninja
 
     cost = wordninja.DEFAULT_LANGUAGE_MODEL._wordcost
-    words = _join_spelled(re.match(r".*", run, re.DOTALL)).split()  # type: ignore[arg-type]
-    known = [w for w in words if len(w) >= 5 and cost.get(w.lower(), 99.0) <= _SPELLED_WORD]
-    return " ".join(words) if known else None
+    letters = re.sub(r"[^A-Za-z]", "", run).lower()
+    if len(letters) < 5:
+        return None
+    joined = _join_spelled(re.match(r".*", run, re.DOTALL))  # type: ignore[arg-type]
+    pieces = [p for w in joined.split() for p in wordninja.split(w.lower())]
+    stray = [p for p in pieces if len(p) == 1 and p not in ("a", "i")]
+    known = [p for p in pieces if len(p) >= 4 and cost.get(p, 99.0) <= _SPELLED_WORD]
+    return " ".join(pieces) if known and len(pieces) >= 3 and not stray else None
 
 
 def hidden(text: str) -> list[str]:
@@ -272,7 +284,11 @@ def hidden(text: str) -> list[str]:
         if escaped >= len(plain) / 2 and _prose(plain.replace("+", " ")):
             found.append(f"a percent-encoded span reads {plain[:60]!r}")
     nfkc = unicodedata.normalize("NFKC", text)
-    cut = re.findall(r"[A-Za-z]([\u200b-\u200f\u2060-\u2064\ufeff\u180e]+)(?=[A-Za-z])", nfkc)
+    # Joiners (U+200C, U+200D) belong inside words of some scripts; between Latin letters, or any
+    # other invisible character between letters of any script, they cut a word apart.
+    invisible = r"[\u200b\u200e\u200f\u2060-\u2064\ufeff\u180e]+"
+    cut = re.findall(rf"(?<=[^\W\d_]){invisible}(?=[^\W\d_])", nfkc)
+    cut += re.findall(r"(?<=[A-Za-z])[\u200c\u200d]+(?=[A-Za-z])", nfkc)
     if len(cut) >= 2:
         found.append(f"{len(cut)} invisible characters cut words apart")
     if any(mark in nfkc for mark in _OVERRIDE_MARKS):
@@ -281,7 +297,12 @@ def hidden(text: str) -> list[str]:
     tags = re.findall(r"[\U000e0020-\U000e007e]{3,}", flags)
     if tags:
         found.append("text hidden in invisible tag characters")
-    for word in re.findall(r"[^\W\d_]+", nfkc):
+    # Full-width Latin words with small letters (CJK text writes acronyms so: "ＩＤ", "ＰＤＦ").
+    letter, small = r"[\uff21-\uff3a\uff41-\uff5a]", r"[\uff41-\uff5a]"
+    wide = re.findall(rf"{letter}*{small}{letter}*", text)
+    if len([w for w in wide if len(w) >= 3]) >= 2:
+        found.append(f"Latin words in full-width letters: {' '.join(wide)[:60]!r}")
+    for word in re.findall(r"[^\W\d_]+", native(text)):
         ascii_letters = sum(c.isascii() for c in word)
         foreign = [c for c in word if c in _CONFUSABLES_KEYS and c not in _LATIN_KEYS]
         lookalike = [c for c in word if c in _LATIN_LOOKALIKES]
