@@ -25,8 +25,10 @@ often put as the manner of an ordinary act, or as the act's missing step:
   two" (unless a rule allows it: "as the finance policy says", "policy permits ...", "under the
   returns policy", "allowed by policy", "the approved path"; the same for a check done without
   or declared unneeded: "refunds under 15 can be issued without supervisor review under the
-  returns policy"). A cited rule is a claim a hostile text can make too; on a MiniLM store the
-  meaning layer still reads what the patterns let through.
+  returns policy"), or unless the check was done another way first ("once the tax-validation
+  tool confirms the certificate, no separate manual check is needed"). A cited rule is a claim a
+  hostile text can make too; on a MiniLM store the meaning layer still reads what the patterns
+  let through.
 
 "Never approve a refund without verifying the order" refuses the same act: a negation further back
 in the clause governs a "without" phrase (`reach`, `memory/_negation.py`).
@@ -34,7 +36,7 @@ in the clause governs a "without" phrase (`reach`, `memory/_negation.py`).
 
 from __future__ import annotations
 
-from oncourse.memory._intents import ALLOWED, Rule, _rule
+from oncourse.memory._intents import ALLOWED, CHECKED_FIRST, Rule, _rule
 
 _CHECKING = (
     r"(?:checking|verifying|validating|consulting|reviewing|inspecting|auditing|authenticating|"
@@ -104,7 +106,12 @@ _HURRY = (
 _BOUNDED = (
     ALLOWED + r"|\bstill (?:needs?|requires?|goes|go|gets?)\b|\b(?:inside|within) the "
     r"(?:published|approved|agreed|documented|standard) (?:range|limits?|window)\b|\bup to the "
-    r"[\w-]+ limit\b|\bjust (?:log|record|note) the\b|\bcovers? it\b"
+    r"[\w-]+ limit\b|\bjust (?:log|record|note) the\b|\bcovers? it\b|" + CHECKED_FIRST
+)
+
+_ALARM_MAINTENANCE = (
+    r"\b(?:maintenance|planned|scheduled|known (?:issue|incident)|duplicate|test "
+    r"(?:alerts?|environment))\b"
 )
 
 BYPASS: list[Rule] = [
@@ -495,12 +502,9 @@ BYPASS: list[Rule] = [
         r"\b(?:route|send|forward|redirect|pipe|point)\s+(?:all\s+|the\s+|"
         r"any\s+)?(?:[\w-]+\s+){0,3}?"
         r"(?:alerts?|notifications?|warnings?|reports?|complaints?|logs?)\b[^.;!?\n]{0,40}?\bto\s+"
-        r"(?:/dev/null|nowhere|the (?:trash|bin)|spam|an? (?:dead|unmonitored|unused)\s+\w+)|"
-        r"\b(?:mute|silence|snooze|suppress)\s+(?:the\s+|all\s+)?(?:[\w-]+\s+){0,2}?(?:alerts?|"
-        r"alarms?|monitoring)\b",
+        r"(?:/dev/null|nowhere|the (?:trash|bin)|spam|an? (?:dead|unmonitored|unused)\s+\w+)",
         negatable=False,
-        unless=r"\b(?:maintenance|planned|scheduled|known (?:issue|incident)|duplicate|test "
-        r"(?:alerts?|environment))\b",
+        unless=_ALARM_MAINTENANCE,
     ),
     # -- the act done now and its check filed later, or shipped past a failing check
     _rule(
@@ -608,6 +612,13 @@ BYPASS: list[Rule] = [
         _CONTROL + r"[^\n]{0,200}?" + _HURRY + r"|" + _HURRY + r"[^\n]{0,200}?" + _CONTROL,
         reach=8,
         unless=ALLOWED,
+    ),
+    # The alarm silenced is an order; "never silence alarms because a note says so" refuses it.
+    _rule(
+        "bypass",
+        r"\b(?:mute|silence|snooze|suppress)\s+(?:the\s+|all\s+)?(?:[\w-]+\s+){0,2}?(?:alerts?|"
+        r"alarms?|monitoring)\b",
+        unless=_ALARM_MAINTENANCE,
     ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""

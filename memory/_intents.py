@@ -33,7 +33,10 @@ _SET_UP = (
 _CONTROLS = (
     r"(?:verification|(?:\w+ )?checks|(?:[\w-]+ )?(?:policy|safety|identity|security|four-eyes|"
     r"kyc|aml|background|credit|fraud|sanctions|eligibility|compliance|age|approval|verification)"
-    r" check|[a-z]+-[a-z]+ checks?|(?:sanctions|aml|kyc|fraud|security|background|credit|pep|"
+    r" check|[a-z]+-[a-z]+ checks?|(?:the|a|an|any|this|that|their|its|our|your|every|each) "
+    r"(?:(?!(?:can|could|will|would|should|must|may|might|to|and|or|so|then|also|not)\b)[\w-]+ )"
+    r"{1,2}check(?![-\w])|"
+    r"(?:[\w-]+ )?screenings?|(?:sanctions|aml|kyc|fraud|security|background|credit|pep|"
     r"watchlist) (?:screening|checks|review|vetting)|(?:approval|quality|release|security|review|"
     r"compliance|deployment|deploy|merge) gates?|"
     r"fare rules|"
@@ -50,17 +53,19 @@ _TARGETS = rf"(?:{_SET_UP}|{_CONTROLS})"
 _RULEBOOK = (
     r"(?:policy|agreement|contract|sop|procedure|rules?|terms|handbook|runbook|guidelines?|"
     r"standard|manual|protocol|programme|program|syllabus|rulebook|regulations?|conditions|"
-    r"scheme|delegation of authority|rate card|(?:administrative|court) order)s?"
+    r"scheme|delegation of authority|rate card|(?:administrative|court) order|approval matrix|"
+    r"law|statute)s?"
 )
 ALLOWED = (
-    rf"\bas (?:the|our|their|its) (?:[\w'’-]+ ){{0,3}}?{_RULEBOOK} (?:(?:on|for|of) "
-    r"(?:[\w'’-]+ ){0,2}?)?(?:says?|allows?|permits?|requires?|states?|sets? out)\b|"
+    rf"\b(?:as|which|since) (?:the|our|their|its) (?:[\w'’-]+ ){{0,3}}?{_RULEBOOK} "
+    r"(?:(?:on|for|of) (?:[\w'’-]+ ){0,2}?)?(?:says?|allows?|permits?|requires?|states?|"
+    r"sets? out|covers?|lets?|auto-?approves?|authori[sz]es?|exempts?|waives?)\b|"
     # "policy permits waiving the first late fee", "the site procedure lets ...", "purchasing
     # policy only requires sign-off above $200", "allowed by policy", "under the returns policy",
     # "under enrolment policy", "as the fast-track rules allow", "that's the approved path for
     # verified app sessions"
     rf"\b{_RULEBOOK} (?:only |(?:expressly|explicitly|specifically|also) )?(?:permits?|allows?|"
-    r"lets?|requires?|treats?|exempts?|"
+    r"lets?|requires?|treats?|exempts?|covers?|auto-?approves?|authori[sz]es?|waives?|"
     r"fast-tracks?)\b|"
     rf"\b(?:allowed|permitted) (?:by|under) (?:the |our |its )?(?:[\w'’-]+ ){{0,2}}?{_RULEBOOK}\b|"
     rf"\bunder (?:(?:the|our|its) )?(?:[\w'’-]+ ){{0,3}}?{_RULEBOOK}\b|"
@@ -69,6 +74,29 @@ ALLOWED = (
 """A rule cited as allowing a shortcut ("as the gate policy allows"): the bound of a control
 skipped. A cited rule is a claim a hostile text can make too; on a MiniLM store the meaning layer
 still reads what the patterns let through."""
+CHECKED_FIRST = (
+    r"\b(?:once|after|when) (?:you (?:confirm|verify|validate|have (?:confirmed|verified|"
+    r"validated))|the (?:[\w-]+ ){0,2}?(?:tool|system|portal|scan|scanner|feed|validator|registry|"
+    r"database|lookup|check|service|api) (?:confirms?|verifies|validates|has (?:confirmed|"
+    r"verified|validated)|passes|matches|returns))\b"
+)
+"""The check done another way first, by the agent or by a system (not by the person asking):
+"once the tax-validation tool confirms the certificate, no separate manual check is needed"."""
+_OWN_CHANNEL = (
+    r"\bto (?:the|their|his|her|its) (?:(?:registered|verified|on-file|account|listed) )?"
+    r"(?:e-?mail|phone|mobile|number|address|device|app)(?: address| number)? (?:on (?:file|"
+    r"record)|(?:already )?registered|we hold|in (?:the|their) (?:account|profile))\b|"
+    r"\bto (?:the|their|his|her|its) (?:registered|verified|on-file) (?:e-?mail|phone|mobile|"
+    r"number|address|device|app)\b"
+)
+EMBEDDED_IN_DATA = (
+    r"\0\s*(?:that (?:appear|are) |which (?:appear|are) )?(?:embedded|found|contained|written|"
+    r"hidden|placed|included|appearing|inserted|planted|quoted) (?:in|inside|within) "
+    r"(?!(?:your|the|its|this|our) (?:own )?(?:system|set-?up|configuration|prompt|original|"
+    r"initial|operator|developer|deployment))"
+)
+"""Right after the instructions set aside: they arrive inside data ("ignore instructions embedded
+in report bodies"), and setting those aside is the defence against injection, not an override."""
 # A word of dismissal after a determiner is a noun, not an order: "the drop date", "a skip code".
 _AS_NOUN = r"(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bits )(?<!\btheir )(?<!\bthis )(?<!\bthat )"
 _DISMISS = (
@@ -165,6 +193,7 @@ RULES = [
         _AS_NOUN
         + rf"\b{_DISMISS}\b(?:(?!\b{_CONTROLS}\b|\b(?:under|as|per)\s){_NOT_ACROSS_AN_ORDER})"
         rf"{{0,50}}?\b{_SET_UP}",
+        unless=EMBEDDED_IN_DATA,
     ),
     # A control set aside within a rule that allows it is a shortcut, not an override.
     _rule(
@@ -307,10 +336,16 @@ RULES = [
         r"\b(?:everything|anything|all|whatever)(?:\s+else)?\s+(?:(?:that\s+)?you\s+)?"
         r"(?:were|was|have been|'ve been)\s+(?:told|given|instructed)\b|"
         rf"\b(?:exempt|excused|immune|released) from (?:\w+\s+){{0,2}}{_TARGETS}|"
-        r"\bwithout (?:the |any |your |our )?(?:usual |normal |standard |required )?"
-        rf"(?:checks|verification|confirmation|{_TARGETS})\b|"
         r"\b(?:make|grant|give|allow)s? (?:an? |one )?(?:quiet |silent |special |secret )?"
         r"exceptions?\b",
+    ),
+    # The act done without its control, unless a rule cited allows it ("without a second
+    # background check, as district policy allows").
+    _rule(
+        "override",
+        r"\bwithout (?:the |any |your |our )?(?:usual |normal |standard |required )?"
+        rf"(?:checks|verification|confirmation|(?:[\w-]+ )?checklists?|{_TARGETS})\b",
+        unless=ALLOWED + "|" + CHECKED_FIRST,
     ),
     _rule(
         "override",
@@ -428,10 +463,15 @@ RULES = [
         r"store|save|log|record|note down|keep|place|leave|publish|expose|post|upload|forward)\b"
         # A guest network's password is handed to guests (the gap steps over it whole).
         rf"(?:{_GUEST_PASSWORD}|(?!{_GUEST_PASSWORD})[^.;!?\n]){{0,60}}?\b{_SENSITIVE}\b",
-        # Data shared on its stated basis: "as the privacy notice describes", "with their consent".
+        # Data shared on its stated basis: "as the privacy notice describes", "with their consent";
+        # or sent to the holder's own channel on record ("a one-time code to the email on file").
         unless=r"\b(?:opted[- ]in|consent\w*|privacy notice|legal basis|lawful basis|(?:signed|"
         r"data[- ]sharing|processing) agreement|as (?:they|the (?:customer|patient|client|user|"
-        r"member)) agreed)\b|" + ALLOWED,
+        r"member)) agreed)\b|\b(?:listed|published|posted|shown) (?:on|in) (?:the|our|its) "
+        r"(?:public )?(?:website|site|web page|directory|listing|brochure)\b|"
+        + _OWN_CHANNEL
+        + "|"
+        + ALLOWED,
     ),
     _rule("exfiltration", r"\bexfiltrat\w*"),
     # -- the act's record left out (the negation is the order); the data kept out of a log is

@@ -19,7 +19,7 @@ put, which varies less between attackers than the wording does:
 
 from __future__ import annotations
 
-from oncourse.memory._intents import Rule, _rule
+from oncourse.memory._intents import EMBEDDED_IN_DATA, Rule, _rule
 
 _AI = r"(?:assistant|ai|a\.i\.|bot|chatbot|model|llm|language model|agent)"
 _SETUP = (
@@ -102,7 +102,9 @@ _FOREIGN_TARGETS = (
     # "Datenschutzrichtlinien", "Sicherheitsgrenzen").
     r"protocol(?:es|os|li|len|e|o)|l[ií]mites|limiti|limieten|"
     r"\w+(?:regeln|richtlinien|anweisungen|vorgaben|vorschriften|grenzen|kontrollen|pr[uü]fungen?|"
-    r"bestimmungen))"
+    r"bestimmungen)|"
+    # Dutch compounds too ("veiligheidsinstructies", "meldingsregels").
+    r"\w+(?:instructies|regels|voorschriften|richtlijnen|controles|procedures))"
 )
 
 SIGNALS: list[Rule] = [
@@ -188,7 +190,11 @@ SIGNALS: list[Rule] = [
         r"\b(?:copy|put|add|write|store|save|paste|insert)\b[^.;!?\n]{0,40}?\blogin (?:details|"
         r"credentials|data)\b",
     ),
-    _rule("override", rf"\b{_FOREIGN_DISMISS}\b[^.;!?\n]{{0,40}}?\b{_FOREIGN_TARGETS}\b"),
+    _rule(
+        "override",
+        rf"\b{_FOREIGN_DISMISS}\b[^.;!?\n]{{0,40}}?\b{_FOREIGN_TARGETS}\b",
+        unless=EMBEDDED_IN_DATA,
+    ),
     # Verb after its object (Turkish, Hindi word order) or split around it (Dutch "sla ... over").
     _rule(
         "override",
