@@ -12,7 +12,7 @@ before a negation), and a text scores as its highest clause. A corpus label belo
 text, so training is multiple-instance: a text's loss is that of its highest-scoring clause (a
 hostile text needs one hostile clause; every clause of a benign text must read as ordinary).
 
-The threshold is chosen by cross-validation over the training batches, in eleven folds of
+The threshold is chosen by cross-validation over the training batches, in twelve folds of
 several authors' batches each (`FOLDS`): each fold scored by a model trained on the others, the
 lowest threshold on a grid (0.025 steps, finer above 0.975) at which at most 2% of their benign
 texts are flagged. The table printed shows, per fold, the figures of that out-of-fold model alone
@@ -25,20 +25,21 @@ batches it was chosen on), so the two can run at different times.
 
 `--threshold-on-kept-out` fits nothing: it scores the batches in `MEASURED_BATCHES` with the
 shipped layer and applies the same rule to them (they were never trained on), one pass instead of
-eleven fits, and writes the threshold to the probe file with the batches it was chosen on.
+twelve fits, and writes the threshold to the probe file with the batches it was chosen on.
 
 Every training batch up to `twenty-ninth` was written sealed and measured as held out before it
 joined (figures in the README and the commit log; `twenty-seventh` to `twenty-ninth` were then
 kept out for a fit and chose a threshold before they joined); `thirty-third` to `thirty-fifth`,
-`forty-second` to `fiftieth`, `fifty-fourth` to `fifty-eighth` and `sixty-second` to `sixty-ninth`
-were written as training data under the same rules (twenty-five more authors, mostly the indirect
-techniques and their look-alikes); `thirtieth` to `thirty-second` and `thirty-sixth` to
-`forty-first` were held out for two sessions (figures in the README) and then joined; the batches
+`forty-second` to `fiftieth`, `fifty-fourth` to `fifty-eighth`, `sixty-second` to `sixty-ninth`
+and `seventy-third` to `seventy-seventh` were written as training data under the same rules (thirty
+more authors, mostly the indirect techniques and their look-alikes); `thirtieth` to
+`thirty-second` and `thirty-sixth` to `forty-first` were held out for two sessions (figures in the
+README) and then joined; the batches
 in `MEASURED_BATCHES` (held out, figures in the README) are never trained on: they measure the
 layer. The result is `data/screen_probe.json` (head and threshold) and `data/screen_adapter.npz`
 (the low-rank updates, float16), read by the screen with numpy (no torch at run time). One fit
-on the present training set took 59 minutes on two shared cores (README); eleven folds would take
-about seven hours.
+on 12,101 texts took 59 minutes on two shared cores (README); twelve folds would take about
+eight hours.
 
     python bench/calibrate_screen.py [--corpus PATH] [--threshold T] [--no-write] [--json]
     python bench/calibrate_screen.py --threshold-on-kept-out [--json]
@@ -89,6 +90,9 @@ FOLDS = (
     ("thirty-ninth", "fortieth", "forty-first", "fifty-fourth", "fifty-fifth", "fifty-sixth"),
     ("fifty-seventh", "fifty-eighth", "sixty-second", "sixty-third", "sixty-fourth"),
     ("sixty-fifth", "sixty-sixth", "sixty-seventh", "sixty-eighth", "sixty-ninth"),
+    # Written for the next fit: a fit with them (and `fifty-ninth` to `sixty-first`) was not
+    # shipped (README); `trained_on` in the probe file names what the shipped layer read.
+    ("seventy-third", "seventy-fourth", "seventy-fifth", "seventy-sixth", "seventy-seventh"),
 )  # fmt: skip
 TRAINING_BATCHES = tuple(b for fold in FOLDS for b in fold)
 MEASURED_BATCHES = (
@@ -101,11 +105,15 @@ MEASURED_BATCHES = (
     "fifty-ninth",
     "sixtieth",
     "sixty-first",
+    "seventieth",
+    "seventy-first",
+    "seventy-second",
 )
 """Batches the layer never trains on (the pattern layers were developed on `eighteenth` and
 `nineteenth`; the rest are held out for both). The shipped threshold was chosen on these six
-(`--threshold-on-kept-out`); the sealed batches written at the start of that work (`fifty-ninth` to
-`sixty-first`) joined the corpus and this list after it, measured held out before and after."""
+(`--threshold-on-kept-out`); the sealed batches written at the start of each session's work
+(`fifty-ninth` to `sixty-first`, then `seventieth` to `seventy-second`) join the corpus after it,
+measured held out before and after."""
 MAX_BENIGN_FLAGGED = 0.02
 GRID = tuple(round(0.5 + 0.025 * i, 3) for i in range(20)) + (
     0.98, 0.985, 0.99, 0.993, 0.995, 0.996, 0.997, 0.998,

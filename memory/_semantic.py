@@ -10,8 +10,11 @@ it on labelled guideline texts: the corpus batches `first` to `fifth`, `seventh`
 `thirty-second` and `thirty-sixth` to `forty-first` (the same, held out for two sessions),
 `thirty-third` to `thirty-fifth`, `forty-second` to `fiftieth`, `fifty-fourth` to `fifty-eighth` and
 `sixty-second` to `sixty-ninth` (written as training data by twenty-five more authors), fifty-nine
-authors (`sixth`, `eighteenth`, `nineteenth`, `fifty-first` to `fifty-third` and `fifty-ninth` to
-`sixty-first` are kept out: they measure),
+authors (`sixth`, `eighteenth`, `nineteenth`, `fifty-first` to `fifty-third`, `fifty-ninth` to
+`sixty-first` and `seventieth` to `seventy-second` are kept out: they measure; a fit that also read
+`fifty-ninth` to `sixty-first` and five more training batches was not shipped: on the six batches
+that choose the threshold it held fewer hostile texts, 594 rather than 607 of 676, and it read the
+quoted evidence of a lesson `learn` writes from the real tau-bench runs at 0.9955),
 and short descriptions of the hostile intents and of ordinary operational guidance below. Training
 and the screen read the same thing, the clauses of the cleaned text (tool and field names read as
 `T`, `encoder_view`), and a guideline scores as its highest clause (training is multiple-instance: a
