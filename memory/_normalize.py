@@ -99,7 +99,11 @@ def native(text: str) -> str:
 
 
 def _join_spelled(match: re.Match[str]) -> str:
-    run = match.group(0)
+    return _join_run(match.group(0))
+
+
+def _join_run(run: str) -> str:
+    """A run of spelled-out letters as the words it spells ("i g n o r e   a l l": "ignore all")."""
     # Two or more spaces inside a spelled run separate its words ("i g n o r e   a l l"); so
     # does one space where the letters are joined by signs ("S.K.I.P K.Y.C").
     if re.search(r"[A-Za-z][-._*·|/+~]+[A-Za-z]", run):
@@ -253,11 +257,9 @@ def _spelled_word(run: str) -> str | None:
     import wordninja
 
     cost = wordninja.DEFAULT_LANGUAGE_MODEL._wordcost
-    letters = re.sub(r"[^A-Za-z]", "", run).lower()
-    if len(letters) < 5:
+    if len(re.sub(r"[^A-Za-z]", "", run)) < 5:
         return None
-    joined = _join_spelled(re.match(r".*", run, re.DOTALL))  # type: ignore[arg-type]
-    pieces = [p for w in joined.split() for p in wordninja.split(w.lower())]
+    pieces = [p for w in _join_run(run).split() for p in wordninja.split(w.lower())]
     stray = [p for p in pieces if len(p) == 1 and p not in ("a", "i")]
     known = [p for p in pieces if len(p) >= 4 and cost.get(p, 99.0) <= _SPELLED_WORD]
     return " ".join(pieces) if known and len(pieces) >= 3 and not stray else None
@@ -270,8 +272,8 @@ def hidden(text: str) -> list[str]:
     base64, hex or percent-encoded sentence), words cut by invisible characters, letters spelled
     apart, letters of another script inside a Latin word, text shown out of order or hidden in tag
     characters. Ordinary guidance has no reason for any of them; an injection has every reason.
-    (Three or more words, or a word of five letters or more spelled out: an encoded order number
-    or a spelled-out code is data, not a hidden sentence.)
+    (Three words or more: an encoded order number, or a name or a code spelled out, is data, not a
+    hidden sentence.)
     """
     found: list[str] = []
     whole = urllib.parse.unquote(text)
