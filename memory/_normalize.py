@@ -304,14 +304,15 @@ def hidden(text: str) -> list[str]:
     wide = re.findall(rf"{letter}*{small}{letter}*", text)
     if len([w for w in wide if len(w) >= 3]) >= 2:
         found.append(f"Latin words in full-width letters: {' '.join(wide)[:60]!r}")
-    for word in re.findall(r"[^\W\d_]+", native(text)):
+    shown = native(text)
+    for word in re.findall(r"[^\W\d_]+", shown):
         ascii_letters = sum(c.isascii() for c in word)
         foreign = [c for c in word if c in _CONFUSABLES_KEYS and c not in _LATIN_KEYS]
         lookalike = [c for c in word if c in _LATIN_LOOKALIKES]
         if (ascii_letters and foreign) or (len(word) >= 3 and len(lookalike) >= 2):
             found.append(f"look-alike letters of another script in {word!r}")
             break
-    for match in _SPELLED.finditer(native(text)):
+    for match in _SPELLED.finditer(shown):
         joined = _spelled_word(match.group(0))
         if joined:
             found.append(f"letters spelled apart read {joined[:60]!r}")
