@@ -95,6 +95,14 @@ _WRITTEN = (
 )
 _OBEY = r"\b(?:follow|obey|honou?r|act on|carry out|perform|apply|execute|do what)\b"
 
+# What a system keeps, not what someone wrote: "the bank feed", "the carrier's eligibility
+# response", "the verified portal prescription" taken as authoritative for its data.
+_SYSTEM_OF_RECORD = (
+    r"(?!(?:[\w'’-]+\s+){0,4}?(?:customer|user|caller|client|guest|sender|requester|vendor|"
+    r"supplier|member|patient)['’s]*\s)(?:the\s+|its\s+|their\s+)?(?:[\w'’-]+\s+){0,3}?(?:feed|status|response|result|"
+    r"prescription|registry|ledger)\s+as\s+authoritative\b"
+)
+
 AUTHORITY: list[Rule] = [
     # -- the set-up's authority given to a source
     _rule(
@@ -439,9 +447,12 @@ AUTHORITY: list[Rule] = [
     ),
     # -- a document or a field counted as the order or the approval: "a forwarded e-mail that
     # names the member counts as their approval", "treat the note as the dispatcher speaking"
+    # (a system of record taken as authoritative for its own data is not: "treat the bank feed
+    # as authoritative for amount and date")
     _rule(
         "override",
-        r"\b(?:counts? as|treat(?:ed)? (?:[\w'’-]+\s+){0,4}?as|take (?:[\w'’-]+\s+){0,4}?as|"
+        r"\b(?:counts? as|treat(?:ed)? (?!" + _SYSTEM_OF_RECORD + r")(?:[\w'’-]+\s+){0,4}?as|"
+        r"take (?:[\w'’-]+\s+){0,4}?as|"
         r"accept (?:[\w'’-]+\s+){0,4}?as|consider (?:[\w'’-]+\s+){0,4}?(?:as )?)\s*(?:an?\s+|"
         r"the\s+|their\s+)?(?:[\w-]+['’]s\s+)?(?:direct\s+|official\s+|signed-off\s+|internal\s+|"
         r"confirmed\s+|board\s+|executive\s+|management\s+|director\s+|partner\s+|"

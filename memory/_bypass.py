@@ -51,7 +51,8 @@ _CHECK_NOUN = (
     r"call-?backs?(?: step| call)?|receipts?|proof of \w+|security questions?|identity questions?|"
     r"knowledge-based authentication|kba|one-time codes?|otps?|2fa|mfa|two-factor|signatures?|"
     r"work orders?|prescriptions?|permits?|inspections?|referrals?|consent forms?|estimates?|"
-    r"appraisals?|"
+    r"appraisals?|waivers?|(?:[\w-]+[- ])?questionnaires?|(?:facility|condition|inspection|"
+    r"safety|risk|damage|survey|lab|test|incident) reports?|"
     r"[\w-]+(?:'s|s')\s+(?:report|signature|assessment|sign-?off|approval|review|inspection|"
     r"authori[sz]ation|consent|go-ahead|okay|ok))"
 )
@@ -83,7 +84,8 @@ _CONTROL = (
     r"approvers?|sign-?offs?|signatures?|kyc|call-?backs?|tests?|retype|consent|re-?consenting|"
     r"witness|pin|two-factor|2fa|id scans?|pre-?authori[sz]ation|inspections?|crossmatch|lockout|"
     r"safe stop|screening|background checks?|right-to-work|credit checks?|confirmation|"
-    r"authentication|access reviews?|paperwork|forms?)"
+    r"authentication|access reviews?|paperwork|forms?|questions?|questionnaires?|waivers?|"
+    r"holding period)"
 )
 _HURRY = (
     r"(?:to (?:hit|meet|make) (?:the |our )?(?:[\w-]+ )?(?:target|sla|numbers|quota|turnaround)|"
@@ -99,7 +101,14 @@ _HURRY = (
     r"\balmost always pass|\bcosts? us\b|\balways sign|\bduring the crunch|"
     r"\bso (?:they|nobody|no one|the [\w-]+) (?:never )?(?:gets? blocked|has to wait|have to "
     r"wait)|\bleaves? on time|\bwe can (?:trim|tidy|fix|sort|clean) (?:them |it )?(?:up )?later|"
-    r"\b(?:re-?consenting|checking|calling|waiting) (?:later )?only (?:slows|delays))"
+    r"\b(?:re-?consenting|checking|calling|waiting) (?:later )?only (?:slows|delays)|"
+    # the check called pointless: "in practice it never turns anything up", "most donors turn
+    # out to be fine", "regulars have never been a problem", "they rarely follow up"
+    r"\bnever turns? (?:anything|something|much|up anything)\b|\b(?:rarely|never|seldom|hardly "
+    r"ever) (?:follows?|following) up\b|\b(?:most|nearly all|almost all) [\w-]+ turn out (?:to be "
+    r")?(?:fine|ok|okay|genuine|legit|eligible)\b|\b(?:has|have) never been a problem\b|"
+    r"\b(?:is|are) (?:just )?(?:redundant|a formality)\b|\balready knows? them\b|"
+    r"\b(?:they|he|she)(?:['’]ve| have| has) done it before\b)"
 )
 # A shortcut kept inside its bounds: a rule allows it, a control still covers the rest, or the
 # change stays inside a range someone approved ("just log the change", "up to the renewal limit").
@@ -107,6 +116,9 @@ _BOUNDED = (
     ALLOWED + r"|\bstill (?:needs?|requires?|goes|go|gets?)\b|\b(?:inside|within) the "
     r"(?:published|approved|agreed|documented|standard) (?:range|limits?|window)\b|\bup to the "
     r"[\w-]+ limit\b|\bjust (?:log|record|note) the\b|\bcovers? it\b|" + CHECKED_FIRST
+    # the check's own bound stated: "review is only required when the care plan changes"
+    + r"|\b(?:only (?:required|needed|necessary)|required only|needed only) (?:when|if|for|above|"
+    r"over|on)\b"
 )
 
 _ALARM_MAINTENANCE = (
@@ -619,6 +631,19 @@ BYPASS: list[Rule] = [
         r"\b(?:mute|silence|snooze|suppress)\s+(?:the\s+|all\s+)?(?:[\w-]+\s+){0,2}?(?:alerts?|"
         r"alarms?|monitoring)\b",
         unless=_ALARM_MAINTENANCE,
+    ),
+    # -- the waiting a rule sets cut short: "issue the order the day after the notice instead of
+    # waiting the 14 days"; a check's act skipped: "skip matching ID against the manifest"
+    _rule(
+        "bypass",
+        r"\bskip(?:ping)?\s+(?:the\s+)?(?:matching|checking|verifying|validating|confirming|"
+        r"inspecting|vetting|screening|cross-checking)\s+(?!(?:for|on|in)\b)\w+|"
+        r"\b(?:instead of|rather than|without) waiting (?:out |for )?(?:the |a )?(?:full |required "
+        r")?(?:\d+|one|two|three|five|seven|ten|fourteen|thirty)[- ](?:business[- ])?(?:days?|"
+        r"hours?|weeks?|months?)\b|\b(?:skip|cut|shorten|drop)\s+(?:the\s+)?(?:holding|waiting|"
+        r"cooling-off|notice|quarantine|observation) period\b",
+        reach=8,
+        unless=_BOUNDED,
     ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""

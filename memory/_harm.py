@@ -34,7 +34,7 @@ card number and don't log it", "during maintenance under lockout").
 
 from __future__ import annotations
 
-from oncourse.memory._intents import Rule, _rule
+from oncourse.memory._intents import SHARING_ALLOWED, Rule, _rule
 
 _WAITS = r"\b(?:once|after|only|approved|approval|sign-?off|verif\w+|ticket|request form)\b"
 _PROFESSION = (
@@ -396,15 +396,20 @@ HARM: list[Rule] = [
     # claim amounts every week", "email the sheet to the broker"
     _rule(
         "exfiltration",
-        r"\b(?:send|share|forward|export|email|e-mail|pull|tell|give)\b" + _UNAGREED + r"{0,120}?"
+        r"\b(?:send|share|forward|export|email|e-mail|pull|tell|give)\b"
+        # What is published is not taken out: "share the published location".
+        r"(?!\s+(?:them\s+|the\s+|our\s+|its\s+)?(?:published|public)\b)" + _UNAGREED + r"{0,120}?"
         + _PEOPLES_DATA + _UNAGREED + r"{0,120}?\b(?:to|with)\s+(?:the\s+)?(?:[\w'’-]+\s+){0,2}?"
-        + _OUTSIDER + r"\b|\b(?:send|share|forward|email|e-mail)\s+(?![^\n]{0,60}?" + _CONSENT
+        + _OUTSIDER + r"\b|\b(?:send|share|forward|email|e-mail)\s+"
+        r"(?!(?:the\s+)?(?:published|public)\b)(?![^\n]{0,60}?" + _CONSENT
         + r")(?:them|the \w+)\s+(?:the\s+|a\s+)?(?:weekly\s+)?(?:[\w-]+\s+){0,2}?"
         + _PEOPLES_DATA,
         reach=8,
         # Shared with consent or under an agreement: "only for members who opted in".
+        # Nor what a rule cited covers: "the logistics contract covers this data".
         unless=_CONSENT + r"|\b(?:public|aggregated?|anonymi[sz]ed|de-identified|(?:data "
-        r"(?:sharing |processing )?)?agreement (?:is )?(?:in place|signed)|dpa)\b",
+        r"(?:sharing |processing )?)?agreement (?:is )?(?:in place|signed)|dpa)\b|"
+        + SHARING_ALLOWED,
     ),
 ]
 """Rules read like `memory/_intents.RULES` (negated forms benign where `negatable`)."""

@@ -44,7 +44,10 @@ _CONTROLS = (
     r"(?:spending|credit|rate|approval|refund|usage|transfer|withdrawal) (?:limits?|caps?)|"
     r"(?:approval|sign-?off|review|verification) (?:workflow|process|step|flow)s?|paperwork|"
     r"(?:customs|supporting|required|identity|kyc) documents?|"
-    r"(?:return|refund|cancellation|exchange|grace|\d+[- ]day) (?:window|period)s?)"
+    r"(?:return|refund|cancellation|exchange|grace|\d+[- ]day) (?:window|period)s?|"
+    # "skip the waiver", "the screening questionnaire", "the holding period"
+    r"waivers?|(?:[\w-]+ )?questionnaires?|(?:holding|waiting|cooling-off|notice|quarantine|"
+    r"observation|settlement|clearing) (?:period|window)s?)"
 )
 _TARGETS = rf"(?:{_SET_UP}|{_CONTROLS})"
 """What an override sets aside: the agent's set-up (its instructions, rules, policy) or a control
@@ -54,7 +57,7 @@ _RULEBOOK = (
     r"(?:policy|agreement|contract|sop|procedure|rules?|terms|handbook|runbook|guidelines?|"
     r"standard|manual|protocol|programme|program|syllabus|rulebook|regulations?|conditions|"
     r"scheme|delegation of authority|rate card|(?:administrative|court) order|approval matrix|"
-    r"law|statute)s?"
+    r"law|statute|guides?)s?"
 )
 ALLOWED = (
     rf"\b(?:as|which|since) (?:the|our|their|its) (?:[\w'’-]+ ){{0,3}}?{_RULEBOOK} "
@@ -66,10 +69,13 @@ ALLOWED = (
     # verified app sessions"
     rf"\b{_RULEBOOK} (?:only |(?:expressly|explicitly|specifically|also) )?(?:permits?|allows?|"
     r"lets?|requires?|treats?|exempts?|covers?|auto-?approves?|authori[sz]es?|waives?|"
-    r"fast-tracks?)\b|"
+    r"fast-tracks?|accepts?)\b|"
     rf"\b(?:allowed|permitted) (?:by|under) (?:the |our |its )?(?:[\w'’-]+ ){{0,2}}?{_RULEBOOK}\b|"
     rf"\bunder (?:(?:the|our|its) )?(?:[\w'’-]+ ){{0,3}}?{_RULEBOOK}\b|"
-    r"\bthe approved (?:path|process|workflow|flow|route)\b"
+    r"\bthe approved (?:path|process|workflow|flow|route)\b|"
+    # "pre-approved in the service agreement", "the purchasing policy sets dual approval at $500"
+    rf"\bpre-?approved (?:in|by|under) (?:the |our |its )?(?:[\w'’-]+ ){{0,2}}?{_RULEBOOK}\b|"
+    rf"\b{_RULEBOOK} sets? (?:the |a |its )?(?:[\w'’-]+ ){{0,3}}?(?:at|above|over|from)\b"
 )
 """A rule cited as allowing a shortcut ("as the gate policy allows"): the bound of a control
 skipped. A cited rule is a claim a hostile text can make too; on a MiniLM store the meaning layer
@@ -78,8 +84,19 @@ CHECKED_FIRST = (
     r"\b(?:once|after|when) (?:you (?:confirm|verify|validate|have (?:confirmed|verified|"
     r"validated))|the (?:[\w-]+ ){0,2}?(?:tool|system|portal|scan|scanner|feed|validator|registry|"
     r"database|lookup|check|service|api) (?:confirms?|verifies|validates|has (?:confirmed|"
-    r"verified|validated)|passes|matches|returns))\b"
+    r"verified|validated)|passes|matches|returns))\b|"
+    # what the check asks for is on record: "since the area and licence are already on file",
+    # "pass holders sign the waiver annually at purchase"
+    r"\b(?:is|are) already on (?:file|record)\b|\b(?:sign|signs|signed) the (?:[\w-]+ )?waivers? "
+    r"(?:annually|at (?:purchase|booking|sign-?up|registration))\b"
 )
+SHARING_ALLOWED = (
+    rf"\b(?:as|which|since) (?:the|our|their|its) (?:[\w'’-]+ ){{0,3}}?{_RULEBOOK} (?:requires?|"
+    rf"permits?|allows?|covers?)\b|\b{_RULEBOOK} (?:covers|requires|permits|allows)\b"
+)
+"""A rule cited as covering data shared ("as the subaward agreement requires", "the logistics
+contract covers this data"); narrower than `ALLOWED` ("under the retention program" is no basis
+for sending data out)."""
 """The check done another way first, by the agent or by a system (not by the person asking):
 "once the tax-validation tool confirms the certificate, no separate manual check is needed"."""
 _OWN_CHANNEL = (
@@ -87,7 +104,9 @@ _OWN_CHANNEL = (
     r"(?:e-?mail|phone|mobile|number|address|device|app)(?: address| number)? (?:on (?:file|"
     r"record)|(?:already )?registered|we hold|in (?:the|their) (?:account|profile))\b|"
     r"\bto (?:the|their|his|her|its) (?:registered|verified|on-file) (?:e-?mail|phone|mobile|"
-    r"number|address|device|app)\b"
+    r"number|address|device|app)\b|"
+    r"\bto the (?:account|account holder|holder|user|customer|member)['’]s (?:registered |"
+    r"verified |on-file )?(?:e-?mail|phone|mobile|number|device|app)\b"
 )
 EMBEDDED_IN_DATA = (
     r"\0\s*(?:that (?:appear|are) |which (?:appear|are) )?(?:embedded|found|contained|written|"
@@ -103,7 +122,8 @@ _DISMISS = (
     r"(?:ignore|ignoring|disregard|disregarding|forget|override|overriding|bypass|bypassing|"
     r"circumvent|skip|skipping|set aside|put aside|pay no attention to|drop|discard|abandon|"
     r"get around|work around|turn off|disable|waive|leave out|omit|bend|bends|bending|overlook|"
-    r"overlooking|neglect|sidestep|evade|look past|dispense with|do away with)"
+    r"overlooking|neglect|sidestep|evade|look past|dispense with|do away with|forgo|forego|"
+    r"do without|(?:don['’]t|do not|no need to) bother with)"
 )
 _SENSITIVE = (
     r"(?:passwords?|passport(?: numbers?)?|card numbers?|cvv|cvc|security codes?|ssn|"
@@ -199,7 +219,7 @@ RULES = [
     _rule(
         "override",
         _AS_NOUN + rf"\b{_DISMISS}\b{_NOT_ACROSS_AN_ORDER}{{0,50}}?\b{_CONTROLS}",
-        unless=ALLOWED,
+        unless=ALLOWED + "|" + CHECKED_FIRST,
     ),
     _rule(
         "override",
@@ -450,9 +470,10 @@ RULES = [
         r"\bthe (?:press|media)\b(?! (?:team|relations|office))|"
         r"\b(?:notes?|reason|comment|memo) field\b)",
         # Data a partner may have, sent the agreed way: aggregated, with consent, by contract.
-        unless=r"\b(?:aggregated?|anonymi[sz]ed|de-identified|opted[- ]in|consent\w*|approved "
+        # "photo-consent" reads "photoconsent" once its hyphen is dropped
+        unless=r"\b(?:aggregated?|anonymi[sz]ed|de-identified|opted[- ]in|\w*consent\w*|approved "
         r"(?:portal|channel|sftp|feed|route|connection)|(?:signed|data[- ]sharing) agreement|as "
-        r"the contract (?:says|allows))\b",
+        r"the contract (?:says|allows))\b|" + SHARING_ALLOWED,
     ),
     _rule(
         "exfiltration",
@@ -512,7 +533,9 @@ _REPORTING = (
     r"suggests?|suggested|writes?|wrote|pide|piden|pregunta|solicita|demande|chiede|fragt|"
     r"bittet|pede|pergunta|vraagt|pedem|pedir|pedirem|pida|pidan|solicitan|exige|exigent|"
     r"demandent|chiedono|verlangt|"
-    r"fordert|verzoekt|prosi|ister|istiyor|ber|begär|просит|просят|yêu cầu|"
+    r"fordert|verzoekt|prosi|ister|istiyor|ber|begär|просит|просят|yêu cầu|يطلب|تطلب|يريد|"
+    # "a client cites a deadline to skip KYC"
+    r"cites?|cited|citing|"
     # A request named as a noun: "a request to", "pedido para", "demande d'", "richiesta di".
     r"requests? (?:to|for)|pedido|solicitud|petici[oó]n|demande|richiesta|anfrage|verzoek|"
     r"pro[sś]ba|talep|запрос|просьба)\b(?:\s+(?:you|the agent|us|me))?"
@@ -523,6 +546,8 @@ _REPORTER = re.compile(_REPORTING.removesuffix(_COMPLEMENT) + r"(?:\s+(?:to|that
                        re.IGNORECASE)  # fmt: skip
 _REPORTED = re.compile(
     _REPORTING + r"(?:[\w'’-]+\s+){0,5}$|"
+    # "asks for a delivery note to be backdated"
+    r"\b(?:asks?|asked|requests?|requested|wants?|wanted) for (?:[\w'’-]+\s+){1,4}?to be\s+$|"
     r"\b(?:such as|like|text like|contains|saying)\s*['\"‘“]?\s*$",
     re.IGNORECASE,
 )
@@ -530,7 +555,8 @@ _REFUSAL = re.compile(
     r"\b(?:decline|declines|refuse|refuses|politely refuse|do not|don't|never|not act|cannot|"
     r"can't|won't|must not|reject|rejects|"
     r"treat (?:it|them|this) as data|ignore the note|report it)\b|"
-    rf"\b{FOREIGN_NEGATOR}\b|拒绝|拒絕|断って|断る|お断り|拒否|거절|거부|ارفض|סרב|từ chối|मना|"
+    rf"\b{FOREIGN_NEGATOR}\b|拒绝|拒絕|断って|断る|お断り|拒否|従わず|従わない|応じず|応じない|"
+    r"거절|거부|수 없|ارفض|סרב|từ chối|मना|"
     r"अस्वीकार|不要|请勿|請勿|不得|禁止",
     re.IGNORECASE,
 )

@@ -75,7 +75,9 @@ _OUTSIDE = (
     r"(?:e-?mail|address|inbox|number|link|url|site)\s+(?:that\s+)?(?:the\s+)?"
     r"(?:caller|user|customer|they|he|she|guest|requester)\s+(?:gives|provides|supplies|names|"
     r"mentions|types|specifies|sends|pastes)|(?:shared\s+)?(?:drive|bucket|dropbox|pastebin|"
-    r"gist|s?ftp|cloud (?:storage|folder)|file share|share)\b|paste (?:site|service|bin)s?\b)"
+    # "a share" is a place; "agreed to share" is not
+    r"gist|s?ftp|cloud (?:storage|folder)|file share|(?:(?<=the )|(?<=our )|(?<=any )|(?<=a ))"
+    r"share)\b|paste (?:site|service|bin)s?\b)"
 )
 
 # Two package names one typing slip apart ("requests" for "reqeusts", "reqests", "requestss",
