@@ -171,6 +171,24 @@ def plausible_repair(words: set[str], original: set[str] | None = None) -> bool:
     )
 
 
+def cut_words(phrase: str, original: set[str]) -> set[str]:
+    """Pieces of an English word of the text that a re-split cut in two ("intake" read "in take").
+
+    Such a cut repairs nothing; joined words that are no English word ("AdministratorAccess",
+    "CODEOWNERS") are what the re-split is for, and stay repairs.
+    """
+    import wordninja
+
+    cost = wordninja.DEFAULT_LANGUAGE_MODEL._wordcost
+    tokens = re.findall(r"[a-z]+", phrase.lower())
+    return {
+        piece
+        for first, second in zip(tokens, tokens[1:], strict=False)
+        if first + second in original and first + second in cost
+        for piece in (first, second)
+    }
+
+
 _COMMON_SHORT_WORD = 11.0
 """wordninja's cost (log of rank) below which a short word counts as common ("all" 6.5)."""
 
@@ -324,4 +342,15 @@ _SPELLED_WORD = 13.0
 """wordninja's cost at or below which a spelled-out run of five letters or more is a word
 ("disable" 12.1, "alarm" 11.5; "abcde" 13.6 is not)."""
 
-__all__ = ["clean", "decoded", "hidden", "native", "resegmented", "squeezed", "turned", "views"]
+__all__ = [
+    "clean",
+    "cut_words",
+    "decoded",
+    "hidden",
+    "native",
+    "plausible_repair",
+    "resegmented",
+    "squeezed",
+    "turned",
+    "views",
+]

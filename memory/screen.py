@@ -52,6 +52,7 @@ from oncourse.memory._intents import RULES, Rule, complies, intents, squeezed_in
 from oncourse.memory._languages import LANGUAGE_SCRIPTS, LANGUAGES
 from oncourse.memory._normalize import (
     clean,
+    cut_words,
     decoded,
     hidden,
     native,
@@ -114,17 +115,6 @@ def _read(view: str, reported_benign: bool) -> list[tuple[str, str]]:
     return [hit for rules in _RULE_SETS for hit in intents(view, rules, reported_benign)]
 
 
-def _resplit(phrase: str, words: set[str]) -> set[str]:
-    """Pieces of a whole word of the text that the resegmenter cut ("intake" read "in take")."""
-    tokens = re.findall(r"[a-z]+", phrase.lower())
-    return {
-        piece
-        for first, second in zip(tokens, tokens[1:], strict=False)
-        if first + second in words
-        for piece in (first, second)
-    }
-
-
 def _intent_reasons(text: str, depth: int, reported_benign: bool = False) -> list[str]:
     reasons: list[str] = []
     seen: set[str] = set()
@@ -147,7 +137,7 @@ def _intent_reasons(text: str, depth: int, reported_benign: bool = False) -> lis
     repaired = resegmented(text)
     for intent, phrase in _read(repaired, reported_benign) if repaired else []:
         # Only a phrase with a repaired word: the rest was read above, quotes and all.
-        repairs = set(re.findall(r"[a-z]+", phrase.lower())) - words - _resplit(phrase, words)
+        repairs = set(re.findall(r"[a-z]+", phrase.lower())) - words - cut_words(phrase, words)
         if repairs and plausible_repair(repairs, words):
             add(intent, phrase, " (words split apart)")
     for view in turned(text):
