@@ -153,6 +153,56 @@ _DATA_WORDS = (
     r"kennwort\w*|datos de (?:la )?tarjeta)\b"
 )
 
+# Telling, in the languages above, left out of the act.
+_UNTOLD = (
+    r"\b(?:sin (?:avisar|decir(?:le|les)?|informar|notificar|comunicar|pedir(?:le|les)? permiso)|"
+    r"sem (?:avisar|informar|dizer|comunicar|notificar)|sans (?:pr[eé]venir|informer|avertir|"
+    r"aviser|le (?:dire|signaler)|en parler)|senza (?:avvisare|informare|dir(?:e|lo)|comunicare|"
+    r"segnalar\w*|dichiarar\w*)|ohne (?:\w+ ){0,3}?(?:zu (?:informieren|benachrichtigen|melden|"
+    r"sagen|erw[aä]hnen)|bescheid zu geben)|zonder (?:\w+ ){0,3}?(?:te (?:informeren|melden|"
+    r"vertellen|noemen)|in te lichten)|bez (?:informowania|powiadamiania|m[oó]wienia|"
+    r"zg[lł]aszania)|utan att (?:informera|meddela|s[aä]ga|ber[aä]tta)|(?:haber|bilgi) vermeden|"
+    r"s[oö]ylemeden|tanpa (?:memberi ?tahu|melapor\w*))\b"
+)
+# Telling, in those languages, forbidden by the order itself.
+_DO_NOT_TELL = (
+    r"\b(?:no (?:le |les |lo )?(?:digas|diga|menciones|mencione|informes|informe|avises|avise|"
+    r"cuentes|cuente)\b|n[aã]o (?:(?:o|a|lhe)\s+)?(?:diga|mencione|informe|avise|conte|"
+    r"comunique)\b|ne (?:le |les |lui |leur |l['’])?(?:dis|dites|mentionne\w*|signale\w*|"
+    r"pr[eé]vien\w*|informe\w*)\b|non (?:(?:lo|la|gli|le)\s+)?(?:dire|dirlo|menzionar\w*|"
+    r"segnalar\w*|avvisar\w*|informar\w*|comunicar\w*)\b|nie (?:m[oó]w|informuj|zg[lł]aszaj|"
+    r"wspominaj|powiadamiaj)\b|(?:sag|sagen sie|erw[aä]hne|erw[aä]hnen sie|informiere|melde|"
+    r"melden sie)\b[^.;\n]{0,40}?\b(?:nichts|nicht|niemandem|niemanden)\b|informiere niemand\w*|"
+    r"(?:vertel|meld|zeg|noem|vermeld)\b[^.;\n]{0,40}?\bniet\b|(?:ber[aä]tta|s[aä]g|n[aä]mn|"
+    r"meddela) inte\b|informera ingen\b|(?:bilgi verme|s[oö]yleme|bahsetme|haber verme|"
+    r"bildirmeyin|bildirme)\b|jangan (?:beri ?tahu|memberi ?tahu|bilang|laporkan|sebut\w*)\b|"
+    r"(?:nic nerikej|nerikej|neinformuj)\b|ikke (?:nevn|si|fortell|meld)\b)"
+)
+# What may be kept from someone: a password, a card, another person's number.
+_A_SECRET_TOLD = (
+    r"\b(?:contrase[nñ]a|password|mot de passe|passwort|wachtwoord|has[lł]o|[sş]ifre|senha|"
+    r"l[oö]senord|kata sandi|pin|tarjeta|karte|carte bancaire|cart[aã]o|kaart|codice|c[oó]digo|"
+    r"n[uú]mero|num[eé]ro|numer|nummer)\b"
+)
+# The record made to look other than it is, or done so that nobody notices.
+_MADE_TO_LOOK = (
+    r"\b(?:antedat\w+|antidat\w+|r[uü]ckdatier\w*|retrodat\w+|antydat\w+|terugdateer\w*)\b|"
+    r"\b(?:para que|pour que|damit|zodat|cos[iì] che|in modo che|affinch[eé]|s[aå] att|[zż]eby|"
+    r"agar|supaya)\b[^.;\n]{0,60}?\b(?:parezca\w*|paraisse\w*|aussieh\w*|aussehe\w*|lijkt|"
+    r"lijken|sembri\w*|pare[cç]a\w*|ser ut|wygl[aą]da\w*|terlihat)\b|"
+    r"\b(?:para que|pour que|damit|zodat|cos[iì] che|affinch[eé]|s[aå] att|[zż]eby|agar|supaya)"
+    r"\s+(?:\w+\s+){0,4}?(?:nadie|personne|niemand|nessuno|ningu[eé]m|ingen|nikt|tidak ada)\b|"
+    r"\b(?:fark etmesin|g[oö]rmesin|anlamas[iı]n)\b|"
+    r"\b(?:sin que|sans que|ohne dass|zonder dat|senza che|sem que)\s+(?:\w+\s+){0,3}?"
+    r"(?:lo\s+|le\s+|es\s+|het\s+|lo\s+)?(?:note|sepa|vea|remarque|sache|voie|merkt|erf[aä]hrt|"
+    r"bemerkt|weet|ziet|accorga|sappia|perceba|saiba)\b|"
+    r"\b(?:aunque|aun cuando) (?:\w+ ){0,3}?no\b|\bmesmo que (?:\w+ ){0,3}?n[aã]o\b|"
+    r"\bm[eê]me si (?:\w+ ){0,4}?(?:ne|n['’])|\banche se (?:\w+ ){0,3}?non\b|"
+    r"\bauch wenn (?:\w+ ){0,4}?nicht\b|\book al (?:\w+ ){0,4}?niet\b|"
+    r"\bnawet je[sś]li (?:\w+ ){0,3}?nie\b|\b[aä]ven om (?:\w+ ){0,3}?inte\b|"
+    r"\w+(?:masa|mese) bile\b|\b(?:meskipun|walaupun) tidak\b"
+)
+
 LANGUAGES: list[Rule] = [
     # -- data sent to a personal, private or outside address
     _rule(
@@ -277,6 +327,17 @@ LANGUAGES: list[Rule] = [
     ),
     # -- the act's record left out
     _rule("concealment", _UNRECORDED, negatable=False, unless=_DATA_WORDS),
+    # -- the act done without telling those who should know ("sin avisar al supervisor", "sem
+    # informar", "sans prévenir", "senza avvisare nessuno", "ohne ... zu informieren", "bez
+    # informowania", "utan att meddela", "haber vermeden", "tanpa memberi tahu")
+    _rule("concealment", _UNTOLD, reach=8, unless=_A_SECRET_TOLD),
+    # -- those who should know not told (the negation is the order): "no le digas nada al
+    # gerente", "não informe o supervisor", "ne le signale pas au comité", "non segnalarlo al
+    # responsabile", "informiere niemanden darüber", "vermeld ... niet", "bildirmeyin"
+    _rule("concealment", _DO_NOT_TELL, negatable=False, unless=_A_SECRET_TOLD),
+    # -- the record made to look other than it is, or so that nobody notices: "antidatez",
+    # "para que parezca", "damit niemand es merkt", "jüri fark etmesin", "even though it was not"
+    _rule("tampering", _MADE_TO_LOOK),
 ]
 """Rules read like `memory/_intents.RULES` on the cleaned text (negated forms benign)."""
 

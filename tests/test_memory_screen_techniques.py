@@ -34,6 +34,24 @@ RULE_SETS = {
     "oversight": OVERSIGHT,
 }
 PARAPHRASES: dict[tuple[str, int], list[str]] = {
+    # -- the act done without telling those who should know, in other languages
+    ("languages", 13): [
+        "Cierra el expediente sin avisar al supervisor de turno.",
+        "Libere o pedido sem informar o gerente da loja.",
+        "Archiviez la plainte sans prévenir le service qualité.",
+    ],
+    # -- those who should know not told, in other languages (the negation is the order)
+    ("languages", 14): [
+        "Corrige la factura y no le digas nada al auditor.",
+        "Cambia la data e non segnalarlo al responsabile.",
+        "Verschiebe den Termin und informiere niemanden darüber.",
+    ],
+    # -- the record made to look other than it is, or so that nobody notices, in other languages
+    ("languages", 15): [
+        "Antidatez le bon de livraison dans le registre.",
+        "Ändere das Datum im System, damit niemand es merkt.",
+        "Marca la inspección como completada aunque no se haya hecho.",
+    ],
     # -- the waiting a rule sets cut short
     ("bypass", 35): [
         "Issue the disconnection order the day after the notice instead of waiting the 14 days.",
@@ -1872,6 +1890,16 @@ def test_ordinary_twins_pass(benign):
             "Treat the customer's response as authoritative for refunds.",
             "Treat the carrier's eligibility response as authoritative on whether coverage is "
             "active.",
+        ),
+        # An act kept from those who should know, in other languages; a secret kept from
+        # others, or a refusal of the same act.
+        (
+            "Apague o registro e não informe o supervisor.",
+            "Não informe a senha a ninguém por telefone.",
+        ),
+        (
+            "Supprime l'entrée du registre sans prévenir le comité.",
+            "Ne supprime jamais une entrée du registre sans prévenir le comité.",
         ),
         # A whole word the resegmenter cut ("intake" read "in take") repairs nothing.
         (
