@@ -19,10 +19,11 @@ and short descriptions of the hostile intents and of ordinary operational guidan
 and the screen read the same thing, the clauses of the cleaned text (tool and field names read as
 `T`, `encoder_view`), and a guideline scores as its highest clause (training is multiple-instance: a
 text's loss is its highest clause's). A clause at or above the threshold is flagged, and the reason
-names the nearest hostile intent. The threshold is 0.95: the rule the cross-validation applies (the
-lowest grid threshold at which the layer flags at most 2% of benign texts), run on the six kept-out
-batches before `fifty-ninth` (`calibrate_screen.py --threshold-on-kept-out`: 1.8% of benign, 80.8%
-of hostile); not cross-validated: eleven folds would take about seven hours on two cores. (An
+names the nearest hostile intent. The threshold is 0.875: the rule the cross-validation applies
+(the lowest grid threshold at which the layer flags at most 2% of benign texts), run on all twelve
+kept-out batches (`calibrate_screen.py --threshold-on-kept-out`: 1.9% of benign, 85.7% of
+hostile; on the first six of them alone the same rule chose 0.95, the threshold shipped before);
+not cross-validated: eleven folds would take about seven hours on two cores. (An
 earlier fit picked 0.99 and was raised to 0.993 because it quarantined a guideline `learn` writes
 from the real tau-bench runs; `tests/test_guidelines_cli.py` holds every fit since to that.)
 Earlier fits took 0.985 from a three-fold cross-validation; the model so cross-validated read the
