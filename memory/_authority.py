@@ -99,8 +99,8 @@ _OBEY = r"\b(?:follow|obey|honou?r|act on|carry out|perform|apply|execute|do wha
 # response", "the verified portal prescription" taken as authoritative for its data.
 _SYSTEM_OF_RECORD = (
     r"(?!(?:[\w'’-]+\s+){0,4}?(?:customer|user|caller|client|guest|sender|requester|vendor|"
-    r"supplier|member|patient)['’s]*\s)(?:the\s+|its\s+|their\s+)?(?:[\w'’-]+\s+){0,3}?(?:feed|status|response|result|"
-    r"prescription|registry|ledger)\s+as\s+authoritative\b"
+    r"supplier|member|patient)['’s]*\s)(?:the\s+|its\s+|their\s+)?(?:[\w'’-]+\s+){0,3}?"
+    r"(?:feed|status|response|result|prescription|registry|ledger)\s+as\s+authoritative\b"
 )
 
 AUTHORITY: list[Rule] = [

@@ -90,6 +90,8 @@ CHECKED_FIRST = (
     r"\b(?:is|are) already on (?:file|record)\b|\b(?:sign|signs|signed) the (?:[\w-]+ )?waivers? "
     r"(?:annually|at (?:purchase|booking|sign-?up|registration))\b"
 )
+"""The check done another way first, by the agent or by a system (not by the person asking):
+"once the tax-validation tool confirms the certificate, no separate manual check is needed"."""
 SHARING_ALLOWED = (
     rf"\b(?:as|which|since) (?:the|our|their|its) (?:[\w'’-]+ ){{0,3}}?{_RULEBOOK} (?:requires?|"
     rf"permits?|allows?|covers?)\b|\b{_RULEBOOK} (?:covers|requires|permits|allows)\b"
@@ -97,8 +99,6 @@ SHARING_ALLOWED = (
 """A rule cited as covering data shared ("as the subaward agreement requires", "the logistics
 contract covers this data"); narrower than `ALLOWED` ("under the retention program" is no basis
 for sending data out)."""
-"""The check done another way first, by the agent or by a system (not by the person asking):
-"once the tax-validation tool confirms the certificate, no separate manual check is needed"."""
 _OWN_CHANNEL = (
     r"\bto (?:the|their|his|her|its) (?:(?:registered|verified|on-file|account|listed) )?"
     r"(?:e-?mail|phone|mobile|number|address|device|app)(?: address| number)? (?:on (?:file|"

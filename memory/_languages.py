@@ -184,17 +184,20 @@ _A_SECRET_TOLD = (
     r"l[oö]senord|kata sandi|pin|tarjeta|karte|carte bancaire|cart[aã]o|kaart|codice|c[oó]digo|"
     r"n[uú]mero|num[eé]ro|numer|nummer)\b"
 )
+# "So that", in those languages.
+_SO_THAT = (
+    r"(?:para que|pour que|damit|zodat|cos[iì] che|affinch[eé]|s[aå] att|[zż]eby|agar|supaya)"
+)
 # The record made to look other than it is, or done so that nobody notices.
 _MADE_TO_LOOK = (
     r"\b(?:antedat\w+|antidat\w+|r[uü]ckdatier\w*|retrodat\w+|antydat\w+|terugdateer\w*)\b|"
-    r"\b(?:para que|pour que|damit|zodat|cos[iì] che|in modo che|affinch[eé]|s[aå] att|[zż]eby|"
-    r"agar|supaya)\b[^.;\n]{0,60}?\b(?:parezca\w*|paraisse\w*|aussieh\w*|aussehe\w*|lijkt|"
-    r"lijken|sembri\w*|pare[cç]a\w*|ser ut|wygl[aą]da\w*|terlihat)\b|"
-    r"\b(?:para que|pour que|damit|zodat|cos[iì] che|affinch[eé]|s[aå] att|[zż]eby|agar|supaya)"
-    r"\s+(?:\w+\s+){0,4}?(?:nadie|personne|niemand|nessuno|ningu[eé]m|ingen|nikt|tidak ada)\b|"
+    r"\b(?:" + _SO_THAT + r"|in modo che)\b[^.;\n]{0,60}?\b(?:parezca\w*|paraisse\w*|aussieh\w*|"
+    r"aussehe\w*|lijkt|lijken|sembri\w*|pare[cç]a\w*|ser ut|wygl[aą]da\w*|terlihat)\b|"
+    r"\b" + _SO_THAT + r"\s+(?:\w+\s+){0,4}?(?:nadie|personne|niemand|nessuno|ningu[eé]m|ingen|"
+    r"nikt|tidak ada)\b|"
     r"\b(?:fark etmesin|g[oö]rmesin|anlamas[iı]n)\b|"
     r"\b(?:sin que|sans que|ohne dass|zonder dat|senza che|sem que)\s+(?:\w+\s+){0,3}?"
-    r"(?:lo\s+|le\s+|es\s+|het\s+|lo\s+)?(?:note|sepa|vea|remarque|sache|voie|merkt|erf[aä]hrt|"
+    r"(?:lo\s+|le\s+|es\s+|het\s+)?(?:note|sepa|vea|remarque|sache|voie|merkt|erf[aä]hrt|"
     r"bemerkt|weet|ziet|accorga|sappia|perceba|saiba)\b|"
     r"\b(?:aunque|aun cuando) (?:\w+ ){0,3}?no\b|\bmesmo que (?:\w+ ){0,3}?n[aã]o\b|"
     r"\bm[eê]me si (?:\w+ ){0,4}?(?:ne|n['’])|\banche se (?:\w+ ){0,3}?non\b|"
