@@ -556,8 +556,41 @@ the fit at 0.95, and quarantined a lesson learned from the real tau-bench runs).
 still read, at the bar earlier fits shipped with; the patterns read quotes as before."""
 
 
-def _bar(part: str, threshold: float) -> float:
-    return max(threshold, QUOTED_THRESHOLD) if _QUOTED_SPEECH.search(part) else threshold
+# Where a quotation opens (at the start of a sentence, or after "said:") and where it closes.
+_QUOTE_OPENS = re.compile(
+    r"(?:^|(?<=[.!?;])\s+|\b(?:said|says|wrote|writes|replied|answered):?\s*)[\"“]"
+)
+_QUOTE_CLOSES = re.compile(r"[\"”]")
+
+
+def quotations(text: str) -> tuple[list[str], str]:
+    """The words a text quotes as someone's speech, and the rest of it, as `clauses` sees it.
+
+    A quotation runs from its opening mark to the closing one, or to the end of the text when it
+    is never closed. A clause split off inside it ("..., which makes him eligible ...") is still
+    quoted speech, though it carries no quotation mark of its own.
+    """
+    view = plain_words(clean(text))
+    quoted, rest, at = [], [], 0
+    for found in _QUOTE_OPENS.finditer(view):
+        if found.start() < at:
+            continue
+        close = _QUOTE_CLOSES.search(view, found.end())
+        end = close.start() if close else len(view)
+        quoted.append(view[found.end() : end])
+        rest.append(view[at : found.start()])
+        at = end
+    rest.append(view[at:])
+    return quoted, "\n".join(rest)
+
+
+def _bar(part: str, threshold: float, quotes: tuple[list[str], str] = ([], "")) -> float:
+    # A part inside a quotation, and not also said outside one, is quoted speech.
+    quoted, rest = quotes
+    inside = any(part in words for words in quoted) and part not in rest
+    if inside or _QUOTED_SPEECH.search(part):
+        return max(threshold, QUOTED_THRESHOLD)
+    return threshold
 
 
 def semantic_findings(text: str, embedder: Any = None) -> list[Finding]:
@@ -575,7 +608,10 @@ def semantic_findings(text: str, embedder: Any = None) -> list[Finding]:
         return []
     probe = _load_probes()[key]
     vectors, probabilities = probe.read(parts)
-    hits = [i for i, p in enumerate(probabilities) if p >= _bar(parts[i], probe.threshold)]
+    quotes = quotations(text)
+    hits = [
+        i for i, p in enumerate(probabilities) if p >= _bar(parts[i], probe.threshold, quotes)
+    ]
     if not hits:
         return []
     intents = _nearest_intents(key, probe.reader(), vectors[hits])
@@ -600,6 +636,7 @@ __all__ = [
     "encoder_view",
     "low_rank_deltas",
     "plain_words",
+    "quotations",
     "semantic_findings",
     "without_digests",
 ]
