@@ -21,6 +21,7 @@ alone (README), but it reads every text twice; the soup reads it once.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 from pathlib import Path
@@ -131,6 +132,10 @@ def text_scores(encoder: Any, head: tuple[np.ndarray, float], rows: list[dict]) 
     return out
 
 
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
 def main() -> None:
     """Soup the components, fit the head, choose the threshold, write `data/`, print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -209,7 +214,7 @@ def main() -> None:
         "rows": len(rows),
         "descriptions": sum(len(g) for g in HOSTILE.values()) + len(ORDINARY),
         "soup_of": [
-            {"directory": str(d), "trained_on": trained, "rows": p.get("rows")}
+            {"adapter_sha256": _digest(d / p["adapter"]), "trained_on": trained, "rows": p["rows"]}
             for d, (p, _, trained) in zip(args.components, found, strict=True)
         ],
     }
