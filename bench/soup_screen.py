@@ -205,6 +205,7 @@ def main() -> None:
     if args.no_write:
         return
     benign = np.array([r["label"] == "benign" for r in test])[chosen_on]
+    present = set(calibration._present(rows))
     with (calibration.OUT.parent / calibration.ADAPTER).open("wb") as handle:
         np.savez_compressed(handle, **arrays)
     probe = {
@@ -229,7 +230,7 @@ def main() -> None:
         f"MiniLM (adapter in {calibration.ADAPTER}); the mean of {len(found)} fits' low-rank "
         "updates and a head fitted on it by bench/soup_screen.py",
         "trained_on": [b for b in calibration.TRAINING_BATCHES + calibration.MEASURED_BATCHES
-                       if b in read or b in {r.get("batch") for r in rows}],
+                       if b in read or b in present],
         "probes": {EMBEDDER: probe},
     }  # fmt: skip
     calibration.OUT.write_text(json.dumps(document) + "\n", encoding="utf-8")

@@ -608,10 +608,13 @@ def semantic_findings(text: str, embedder: Any = None) -> list[Finding]:
         return []
     probe = _load_probes()[key]
     vectors, probabilities = probe.read(parts)
+    # The quoted bar only raises the threshold: quotations are looked for only when a part
+    # reaches the plain one.
+    above = [i for i, p in enumerate(probabilities) if p >= probe.threshold]
+    if not above:
+        return []
     quotes = quotations(text)
-    hits = [
-        i for i, p in enumerate(probabilities) if p >= _bar(parts[i], probe.threshold, quotes)
-    ]
+    hits = [i for i in above if probabilities[i] >= _bar(parts[i], probe.threshold, quotes)]
     if not hits:
         return []
     intents = _nearest_intents(key, probe.reader(), vectors[hits])
