@@ -24,8 +24,20 @@ texts flagged, the whole screen's counts). `--folds-only --json` runs the folds 
 batches it was chosen on), so the two can run at different times.
 
 `--threshold-on-kept-out` fits nothing: it scores the batches in `MEASURED_BATCHES` with the
-shipped layer and applies the same rule to them (they were never trained on), one pass instead of
-twelve fits, and writes the threshold to the probe file with the batches it was chosen on.
+shipped layer and applies the same rule to the first twelve of them (`THRESHOLD_BATCHES`; they
+were never trained on), one pass instead of twelve fits, and writes the threshold to the probe
+file with the batches it was chosen on; the later ones are measured at it, held out.
+
+`--warm-start` fits on from the shipped layer instead of from the plain encoder: its adapter and
+head are the starting point, and one epoch at a lower rate (`WARM`) reads every training batch,
+the batches written since the shipped fit among them. A fresh fit takes about an hour on two
+cores and threw away what the last one learned; the warm start took 23 minutes (measured, not
+shipped: README). `--lessons FILE`
+adds guidelines `oncourse learn` wrote from ordinary runs (`bench/data/learned_lessons.jsonl`:
+from the example runs, the demo's mini-apps with seeds 1 to 5 and the guideline tests' runs; not
+the tau-bench sample's or the demo's seed-0 lessons, which `tests/test_guidelines_cli.py` and
+`tests/test_demo.py` check the screen lets through, so those checks stay held out), read as
+benign, each `LESSON_REPEATS` times an epoch.
 
 Every training batch up to `twenty-ninth` was written sealed and measured as held out before it
 joined (figures in the README and the commit log; `twenty-seventh` to `twenty-ninth` were then
@@ -33,7 +45,8 @@ kept out for a fit and chose a threshold before they joined); `thirty-third` to 
 `forty-second` to `fiftieth`, `fifty-fourth` to `fifty-eighth`, `sixty-second` to `sixty-ninth`,
 `seventy-third` to `seventy-seventh` and `eighty-first` to `eighty-third` were written as training
 data under the same rules (thirty-three more authors, mostly the indirect techniques and their
-look-alikes; the last eight batches are for the next fit: the shipped layer predates them);
+look-alikes; the last eight are for the next fit: the shipped layer predates them, and a
+warm-started fit that read them was measured and not shipped, README);
 `thirtieth` to `thirty-second` and `thirty-sixth` to `forty-first` were held out for two sessions
 (figures in the README) and then joined; the batches
 in `MEASURED_BATCHES` (held out, figures in the README) are never trained on: they measure the
@@ -43,16 +56,20 @@ on 12,101 texts took 59 minutes on two shared cores (README); twelve folds would
 eight hours.
 
     python bench/calibrate_screen.py [--corpus PATH] [--threshold T] [--no-write] [--json]
+    python bench/calibrate_screen.py --warm-start --lessons bench/data/learned_lessons.jsonl \
+        --threshold 0.875
     python bench/calibrate_screen.py --threshold-on-kept-out [--json]
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import random
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +134,9 @@ MEASURED_BATCHES = (
     "eighty-fourth",
     "eighty-fifth",
     "eighty-sixth",
+    "eighty-seventh",
+    "eighty-eighth",
+    "eighty-ninth",
 )
 """Batches the layer never trains on (the pattern layers were developed on `eighteenth` and
 `nineteenth`; the rest were held out for both when they were measured). The sealed batches
@@ -125,6 +145,9 @@ written at the start of each session's work (`fifty-ninth` to `sixty-first`, `se
 corpus after it, measured held out before and after. The shipped threshold was chosen on the first
 twelve (`--threshold-on-kept-out`: 0.875; on the first six alone the same rule chose 0.95); the
 last six were measured held out with it."""
+THRESHOLD_BATCHES = MEASURED_BATCHES[:12]
+"""The kept-out batches that choose the threshold (`--threshold-on-kept-out`); the sealed batches
+written since (`seventy-eighth` on) measure the layer held out at the threshold they chose."""
 MAX_BENIGN_FLAGGED = 0.02
 GRID = tuple(round(0.5 + 0.025 * i, 3) for i in range(20)) + (
     0.98, 0.985, 0.99, 0.993, 0.995, 0.996, 0.997, 0.998,
@@ -236,9 +259,62 @@ def _low_rank(torch: Any, base: Any) -> Any:
     return LowRank()
 
 
-def train(rows: list[dict], log: bool = True) -> Model:
-    """A model trained on `rows` and the intent descriptions (multiple-instance, see above)."""
+@dataclass(frozen=True)
+class Schedule:
+    """How long and how fast a fit trains, and what it starts from.
+
+    A fresh fit starts from the plain encoder (updates at zero) and a random head. A warm start
+    (`--warm-start`) starts from the shipped layer's adapter and head and trains on at a lower
+    rate, with a shorter warm-up: the fit keeps what the shipped layer learned and reads the
+    training batches written since (and `lessons`) on top of it.
+    """
+
+    epochs: int = EPOCHS
+    learning_rate: float = LEARNING_RATE
+    warm_up: float = 0.1
+    warm_start: bool = False
+
+
+WARM = Schedule(epochs=1, learning_rate=2e-4, warm_up=0.05, warm_start=True)
+LESSON_REPEATS = 3
+"""How often each guideline of `--lessons` is read per epoch: they are few (tens against thousands
+of corpus texts), and each stands for a shape of text that `learn` writes for every user."""
+
+
+def load_lessons(path: Path) -> list[str]:
+    """The instructions of a JSONL file of guidelines (`oncourse memory export` writes one)."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    return [json.loads(line)["instruction"] for line in lines if line.strip()]
+
+
+def _start_from_shipped(model: Model) -> None:
+    """Load the shipped adapter and head (`data/`) into `model` (the temperature taken out)."""
+    torch = model.torch
+    arrays = np.load(OUT.parent / ADAPTER)
+    probe = next(iter(json.loads(OUT.read_text(encoding="utf-8"))["probes"].values()))
+    with torch.no_grad():
+        for name, update in model.updates.items():
+            update.up.copy_(torch.tensor(arrays[name + UP].astype(np.float32)))
+            update.down.copy_(torch.tensor(arrays[name + DOWN].astype(np.float32)))
+        weights = np.array(probe["weights"], dtype=np.float32)[None, :] / TEMPERATURE
+        model.head.weight.copy_(torch.tensor(weights))
+        model.head.bias.copy_(torch.tensor([probe["bias"] / TEMPERATURE], dtype=torch.float32))
+
+
+def train(
+    rows: list[dict],
+    log: bool = True,
+    schedule_of: Schedule = Schedule(),
+    lessons: tuple[str, ...] = (),
+) -> Model:
+    """A model trained on `rows`, the intent descriptions and `lessons` (multiple-instance).
+
+    `lessons` are guidelines `learn` wrote from ordinary runs, read as benign: a fit that had not
+    seen that shape of text quarantined one ("Call T with the vendor id the passing runs used").
+    """
     model = Model()
+    if schedule_of.warm_start:
+        _start_from_shipped(model)
     torch = model.torch
     rng = random.Random(SEED)
     bags = [
@@ -249,21 +325,25 @@ def train(rows: list[dict], log: bool = True) -> Model:
     # for", before its tool calls), and the screen scores every part.
     bags += [(_parts(t), 1) for group in HOSTILE.values() for t in group]
     bags += [(_parts(t), 0) for t in ORDINARY]
+    bags += [(found, 0) for t in lessons if (found := clauses(t)) for _ in range(LESSON_REPEATS)]
     hostile = sum(label for _, label in bags)
     weight = {1: len(bags) / (2 * hostile), 0: len(bags) / (2 * (len(bags) - hostile))}
+    rate, warm_up = schedule_of.learning_rate, schedule_of.warm_up
     optimiser = torch.optim.AdamW(
         [
-            {"params": model.parameters(), "lr": LEARNING_RATE},
-            {"params": model.head.parameters(), "lr": LEARNING_RATE * 5},
+            {"params": model.parameters(), "lr": rate},
+            {"params": model.head.parameters(), "lr": rate * 5},
         ],
         weight_decay=0.01,
     )
-    steps = EPOCHS * math.ceil(len(bags) / BATCH)
+    epochs = schedule_of.epochs
+    steps = epochs * math.ceil(len(bags) / BATCH)
     schedule = torch.optim.lr_scheduler.LambdaLR(
-        optimiser, lambda s: min(1.0, (s + 1) / (0.1 * steps)) * max(0.0, (steps - s) / steps)
+        optimiser,
+        lambda s: min(1.0, (s + 1) / (warm_up * steps)) * max(0.0, (steps - s) / steps),
     )
     model.encoder.train()
-    for epoch in range(EPOCHS):
+    for epoch in range(epochs):
         rng.shuffle(bags)
         total = 0.0
         for start in range(0, len(bags), BATCH):
@@ -284,7 +364,7 @@ def train(rows: list[dict], log: bool = True) -> Model:
             schedule.step()
             total += float(loss.detach()) * len(chunk)
         if log:
-            print(f"  epoch {epoch + 1}/{EPOCHS}: loss {total / len(bags):.4f}", file=sys.stderr)
+            print(f"  epoch {epoch + 1}/{epochs}: loss {total / len(bags):.4f}", file=sys.stderr)
     model.encoder.eval()
     return model
 
@@ -425,16 +505,19 @@ def shipped_scores(rows: list[dict]) -> np.ndarray:
 
 
 def kept_out_threshold(corpus: Path) -> dict:
-    """The threshold the rule picks on the kept-out batches, scored by the shipped layer.
+    """The threshold the rule picks on `THRESHOLD_BATCHES`, scored by the shipped layer.
 
     The same rule as the cross-validation (the lowest grid threshold at which at most 2% of
-    benign texts are flagged), on batches the layer never trained on: one fit instead of five.
+    benign texts are flagged), on batches the layer never trained on: one fit instead of twelve.
+    The table shows every batch of `MEASURED_BATCHES` at that threshold; the curve, the batches
+    that chose it.
     """
     rows = load(corpus, MEASURED_BATCHES)
     scores = shipped_scores(rows)
-    benign = np.array([r["label"] == "benign" for r in rows])
-    chosen = threshold(rows, scores)
-    caught = np.asarray(pattern_verdicts(rows))
+    choosing = np.array([r.get("batch") in THRESHOLD_BATCHES for r in rows])
+    chose = [r for r, c in zip(rows, choosing, strict=True) if c]
+    chosen = threshold(chose, scores[choosing])
+    benign = np.array([r["label"] == "benign" for r in chose])
     table = [
         figures(batch, [r for r in rows if r.get("batch") == batch], scores[mask], chosen)
         | {"kept_out": True}
@@ -443,12 +526,12 @@ def kept_out_threshold(corpus: Path) -> dict:
     ]
     return {
         "threshold": chosen,
-        "benign_flagged": float((scores[benign] >= chosen).mean()),
-        "hostile_flagged": float((scores[~benign] >= chosen).mean()),
-        "rows": len(rows),
-        "batches": [b for b in MEASURED_BATCHES if b in {r.get("batch") for r in rows}],
+        "benign_flagged": float((scores[choosing][benign] >= chosen).mean()),
+        "hostile_flagged": float((scores[choosing][~benign] >= chosen).mean()),
+        "rows": len(chose),
+        "batches": [b for b in THRESHOLD_BATCHES if b in {r.get("batch") for r in chose}],
         "folds": table,
-        "curve": _curve(scores, benign, caught),
+        "curve": _curve(scores[choosing], benign, np.asarray(pattern_verdicts(chose))),
     }
 
 
@@ -459,8 +542,9 @@ def _present(rows: list[dict]) -> list[str]:
 
 
 def _print_curve(cv: dict, title: str = "out of fold") -> None:
-    hostile = sum(t["hostile"] for t in cv["folds"])
-    benign = sum(t["benign"] for t in cv["folds"])
+    counted = [t for t in cv["folds"] if t["batch"] in cv["batches"]] or cv["folds"]
+    hostile = sum(t["hostile"] for t in counted)
+    benign = sum(t["benign"] for t in counted)
     print(f"{title:<13}layer: benign hostile flagged | screen: held flagged")
     for point in cv["curve"]:
         print(
@@ -501,6 +585,17 @@ def main() -> None:
         help="fit nothing: choose the shipped layer's threshold on the kept-out batches "
         "(MEASURED_BATCHES) by the cross-validation's rule and write it to the probe file",
     )
+    parser.add_argument(
+        "--warm-start",
+        action="store_true",
+        help="start from the shipped adapter and head and train one epoch on at a lower rate "
+        "(`WARM`), instead of a fresh fit",
+    )
+    parser.add_argument(
+        "--lessons",
+        type=Path,
+        help="JSONL of guidelines `learn` wrote from ordinary runs, trained on as benign",
+    )
     parser.add_argument("--json", action="store_true", help="the table as JSON on stdout")
     args = parser.parse_args()
     if args.threshold_on_kept_out:
@@ -524,7 +619,9 @@ def main() -> None:
     chosen = args.threshold if cv is None else cv["threshold"]
     table = [] if cv is None else list(cv["folds"])
     print("all training batches", file=sys.stderr)
-    model = train(rows)
+    lessons = tuple(load_lessons(args.lessons)) if args.lessons else ()
+    started_from = _shipped_fit() if args.warm_start else None
+    model = train(rows, schedule_of=WARM if args.warm_start else Schedule(), lessons=lessons)
     kept_out = load(args.corpus, MEASURED_BATCHES)
     for batch in MEASURED_BATCHES:
         test = [r for r in kept_out if r.get("batch") == batch]
@@ -553,11 +650,20 @@ def main() -> None:
         "cv_batches": None if cv is None else cv["batches"],
         "rows": len(rows),
         "descriptions": sum(len(g) for g in HOSTILE.values()) + len(ORDINARY),
+        "lessons": len(lessons),
+        "started_from": started_from,
     }
     document = {
         "about": "The meaning layer of memory/_semantic.py: a logistic head on a LoRA-tuned "
         "MiniLM (adapter in " + ADAPTER + "); written by bench/calibrate_screen.py from the "
-        "corpus batches " + ", ".join(TRAINING_BATCHES),
+        "corpus batches "
+        + ", ".join(TRAINING_BATCHES)
+        + (
+            ""
+            if started_from is None
+            else f"; warm-started from the fit on {started_from['rows']} rows (see started_from)"
+        )
+        + (f"; {len(lessons)} guidelines learn wrote read as benign" if lessons else ""),
         "trained_on": _present(rows),
         "probes": {"all-MiniLM-L6-v2": probe},
     }
@@ -570,6 +676,14 @@ def main() -> None:
             f"rows: {cv['benign_flagged']:.1%} of benign, {cv['hostile_flagged']:.1%} of hostile "
             "flagged"
         )
+
+
+def _shipped_fit() -> dict:
+    """What a warm start starts from: the shipped adapter's sha256, its rows and batches."""
+    document = json.loads(OUT.read_text(encoding="utf-8"))
+    probe = next(iter(document["probes"].values()))
+    digest = hashlib.sha256((OUT.parent / ADAPTER).read_bytes()).hexdigest()
+    return {"adapter_sha256": digest, "rows": probe["rows"], "trained_on": document["trained_on"]}
 
 
 def _rethreshold(corpus: Path, as_json: bool) -> None:

@@ -162,7 +162,7 @@ def test_only_an_embedder_that_reads_meaning_gets_the_layer(minilm):
         "sixth", "eighteenth", "nineteenth", "fifty-first", "fifty-second", "fifty-third",
         "fifty-ninth", "sixtieth", "sixty-first", "seventieth", "seventy-first", "seventy-second",
         "seventy-eighth", "seventy-ninth", "eightieth", "eighty-fourth", "eighty-fifth",
-        "eighty-sixth",
+        "eighty-sixth", "eighty-seventh", "eighty-eighth", "eighty-ninth",
     }  # fmt: skip
     assert len(raw["probes"]["all-MiniLM-L6-v2"]["weights"]) == 384
     assert raw["probes"]["all-MiniLM-L6-v2"]["adapter"] == "screen_adapter.npz"
