@@ -32,12 +32,11 @@ file with the batches it was chosen on; the later ones are measured at it, held 
 head are the starting point, and one epoch at a lower rate (`WARM`) reads every training batch,
 the batches written since the shipped fit among them. A fresh fit takes about an hour on two
 cores and threw away what the last one learned; the warm start took 23 minutes (measured, not
-shipped: README). `--lessons FILE`
-adds guidelines `oncourse learn` wrote from ordinary runs (`bench/data/learned_lessons.jsonl`:
-from the example runs, the demo's mini-apps with seeds 1 to 5 and the guideline tests' runs; not
-the tau-bench sample's or the demo's seed-0 lessons, which `tests/test_guidelines_cli.py` and
-`tests/test_demo.py` check the screen lets through, so those checks stay held out), read as
-benign, each `LESSON_REPEATS` times an epoch.
+shipped: README). `--lessons FILE` adds guidelines `oncourse learn` wrote from ordinary runs,
+read as benign, each `LESSON_REPEATS` times an epoch. `bench/data/learned_lessons.jsonl` holds
+those of the example runs, of the demo's mini-apps with seeds 1 to 5 and of the guideline tests'
+runs; not the tau-bench sample's or the demo's seed-0 lessons, which `tests/test_guidelines_cli.py`
+and `tests/test_demo.py` check the screen lets through, so those checks stay held out.
 
 Every training batch up to `twenty-ninth` was written sealed and measured as held out before it
 joined (figures in the README and the commit log; `twenty-seventh` to `twenty-ninth` were then
@@ -144,7 +143,7 @@ written at the start of each session's work (`fifty-ninth` to `sixty-first`, `se
 `seventy-second`, `seventy-eighth` to `eightieth`, then `eighty-fourth` to `eighty-sixth`) join the
 corpus after it, measured held out before and after. The shipped threshold was chosen on the first
 twelve (`--threshold-on-kept-out`: 0.875; on the first six alone the same rule chose 0.95); the
-last six were measured held out with it."""
+later nine were measured held out with it."""
 THRESHOLD_BATCHES = MEASURED_BATCHES[:12]
 """The kept-out batches that choose the threshold (`--threshold-on-kept-out`); the sealed batches
 written since (`seventy-eighth` on) measure the layer held out at the threshold they chose."""
@@ -272,10 +271,9 @@ class Schedule:
     epochs: int = EPOCHS
     learning_rate: float = LEARNING_RATE
     warm_up: float = 0.1
-    warm_start: bool = False
 
 
-WARM = Schedule(epochs=1, learning_rate=2e-4, warm_up=0.05, warm_start=True)
+WARM = Schedule(epochs=1, learning_rate=2e-4, warm_up=0.05)
 LESSON_REPEATS = 3
 """How often each guideline of `--lessons` is read per epoch: they are few (tens against thousands
 of corpus texts), and each stands for a shape of text that `learn` writes for every user."""
@@ -287,11 +285,26 @@ def load_lessons(path: Path) -> list[str]:
     return [json.loads(line)["instruction"] for line in lines if line.strip()]
 
 
-def _start_from_shipped(model: Model) -> None:
-    """Load the shipped adapter and head (`data/`) into `model` (the temperature taken out)."""
+def component(directory: Path) -> tuple[dict, dict[str, np.ndarray], list[str]]:
+    """One fitted layer: its probe entry, its adapter's arrays and the batches it trained on."""
+    document = json.loads((directory / PROBE_FILE).read_text(encoding="utf-8"))
+    probe = document["probes"]["all-MiniLM-L6-v2"]
+    with np.load(directory / probe["adapter"]) as handle:
+        arrays = {name: handle[name] for name in handle.files}
+    return probe, arrays, list(document.get("trained_on", []))
+
+
+def provenance(directory: Path, fitted: tuple[dict, dict[str, np.ndarray], list[str]]) -> dict:
+    """What names a fit in a later probe file: its adapter's sha256, its rows and its batches."""
+    probe, _, trained = fitted
+    digest = hashlib.sha256((directory / probe["adapter"]).read_bytes()).hexdigest()
+    return {"adapter_sha256": digest, "trained_on": trained, "rows": probe["rows"]}
+
+
+def _start_from(model: Model, fitted: tuple[dict, dict[str, np.ndarray], list[str]]) -> None:
+    """Load a fit's adapter and head into `model` (the temperature taken out)."""
     torch = model.torch
-    arrays = np.load(OUT.parent / ADAPTER)
-    probe = next(iter(json.loads(OUT.read_text(encoding="utf-8"))["probes"].values()))
+    probe, arrays, _ = fitted
     with torch.no_grad():
         for name, update in model.updates.items():
             update.up.copy_(torch.tensor(arrays[name + UP].astype(np.float32)))
@@ -306,15 +319,17 @@ def train(
     log: bool = True,
     schedule_of: Schedule = Schedule(),
     lessons: tuple[str, ...] = (),
+    start: tuple[dict, dict[str, np.ndarray], list[str]] | None = None,
 ) -> Model:
     """A model trained on `rows`, the intent descriptions and `lessons` (multiple-instance).
 
     `lessons` are guidelines `learn` wrote from ordinary runs, read as benign: a fit that had not
     seen that shape of text quarantined one ("Call T with the vendor id the passing runs used").
+    `start` (a `component`) is the fit to start from; a fresh fit starts from the plain encoder.
     """
     model = Model()
-    if schedule_of.warm_start:
-        _start_from_shipped(model)
+    if start is not None:
+        _start_from(model, start)
     torch = model.torch
     rng = random.Random(SEED)
     bags = [
@@ -542,7 +557,9 @@ def _present(rows: list[dict]) -> list[str]:
 
 
 def _print_curve(cv: dict, title: str = "out of fold") -> None:
-    counted = [t for t in cv["folds"] if t["batch"] in cv["batches"]] or cv["folds"]
+    # The kept-out table also shows batches measured at the threshold; the curve is of those
+    # that chose it (every fold, in a cross-validation).
+    counted = [t for t in cv["folds"] if not t.get("kept_out") or t["batch"] in cv["batches"]]
     hostile = sum(t["hostile"] for t in counted)
     benign = sum(t["benign"] for t in counted)
     print(f"{title:<13}layer: benign hostile flagged | screen: held flagged")
@@ -583,7 +600,7 @@ def main() -> None:
         "--threshold-on-kept-out",
         action="store_true",
         help="fit nothing: choose the shipped layer's threshold on the kept-out batches "
-        "(MEASURED_BATCHES) by the cross-validation's rule and write it to the probe file",
+        "(THRESHOLD_BATCHES) by the cross-validation's rule and write it to the probe file",
     )
     parser.add_argument(
         "--warm-start",
@@ -620,8 +637,10 @@ def main() -> None:
     table = [] if cv is None else list(cv["folds"])
     print("all training batches", file=sys.stderr)
     lessons = tuple(load_lessons(args.lessons)) if args.lessons else ()
-    started_from = _shipped_fit() if args.warm_start else None
-    model = train(rows, schedule_of=WARM if args.warm_start else Schedule(), lessons=lessons)
+    start = component(OUT.parent) if args.warm_start else None
+    started_from = None if start is None else provenance(OUT.parent, start)
+    schedule_of = Schedule() if start is None else WARM
+    model = train(rows, schedule_of=schedule_of, lessons=lessons, start=start)
     kept_out = load(args.corpus, MEASURED_BATCHES)
     for batch in MEASURED_BATCHES:
         test = [r for r in kept_out if r.get("batch") == batch]
@@ -676,14 +695,6 @@ def main() -> None:
             f"rows: {cv['benign_flagged']:.1%} of benign, {cv['hostile_flagged']:.1%} of hostile "
             "flagged"
         )
-
-
-def _shipped_fit() -> dict:
-    """What a warm start starts from: the shipped adapter's sha256, its rows and batches."""
-    document = json.loads(OUT.read_text(encoding="utf-8"))
-    probe = next(iter(document["probes"].values()))
-    digest = hashlib.sha256((OUT.parent / ADAPTER).read_bytes()).hexdigest()
-    return {"adapter_sha256": digest, "rows": probe["rows"], "trained_on": document["trained_on"]}
 
 
 def _rethreshold(corpus: Path, as_json: bool) -> None:

@@ -23,7 +23,6 @@ generator writes, which one of the two fits reads as hostile.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
 from pathlib import Path
@@ -52,15 +51,6 @@ HEAD_DECAY = 1e-4
 """The L2 penalty on the head's weights (the vectors are unit-norm; the two shipped fits' heads
 have norms of 12.7 and 12.5, the head fitted on their mean 9.5)."""
 EMBEDDER = "all-MiniLM-L6-v2"
-
-
-def component(directory: Path) -> tuple[dict, dict[str, np.ndarray], list[str]]:
-    """One fitted layer: its probe entry, its adapter's arrays and the batches it trained on."""
-    document = json.loads((directory / PROBE_FILE).read_text(encoding="utf-8"))
-    probe = document["probes"][EMBEDDER]
-    with np.load(directory / probe["adapter"]) as handle:
-        arrays = {name: handle[name] for name in handle.files}
-    return probe, arrays, list(document.get("trained_on", []))
 
 
 def averaged(parts: list[tuple[float, dict[str, np.ndarray]]], scale: float) -> dict:
@@ -134,10 +124,6 @@ def text_scores(encoder: Any, head: tuple[np.ndarray, float], rows: list[dict]) 
     return out
 
 
-def _digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def main() -> None:
     """Soup the components, fit the head, choose the threshold, write `data/`, print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -156,7 +142,7 @@ def main() -> None:
     missing = [str(d) for d in args.components if not (d / PROBE_FILE).is_file()]
     if missing:
         parser.error(f"no {PROBE_FILE} in: {', '.join(missing)}")
-    found = [component(d) for d in args.components]
+    found = [calibration.component(d) for d in args.components]
     scale = float(found[0][0]["scale"])
     arrays = averaged([(float(p["scale"]), a) for p, a, _ in found], scale)
     encoder = reader(arrays, scale)
@@ -221,8 +207,7 @@ def main() -> None:
         "rows": len(rows),
         "descriptions": sum(len(g) for g in HOSTILE.values()) + len(ORDINARY),
         "soup_of": [
-            {"adapter_sha256": _digest(d / p["adapter"]), "trained_on": trained, "rows": p["rows"]}
-            for d, (p, _, trained) in zip(args.components, found, strict=True)
+            calibration.provenance(d, fit) for d, fit in zip(args.components, found, strict=True)
         ],
     }
     document = {
