@@ -136,14 +136,18 @@ MEASURED_BATCHES = (
     "eighty-seventh",
     "eighty-eighth",
     "eighty-ninth",
+    "ninetieth",
+    "ninety-first",
+    "ninety-second",
 )
 """Batches the layer never trains on (the pattern layers were developed on `eighteenth` and
 `nineteenth`; the rest were held out for both when they were measured). The sealed batches
 written at the start of each session's work (`fifty-ninth` to `sixty-first`, `seventieth` to
-`seventy-second`, `seventy-eighth` to `eightieth`, then `eighty-fourth` to `eighty-sixth`) join the
-corpus after it, measured held out before and after. The shipped threshold was chosen on the first
-twelve (`--threshold-on-kept-out`: 0.875; on the first six alone the same rule chose 0.95); the
-later nine were measured held out with it."""
+`seventy-second`, `seventy-eighth` to `eightieth`, `eighty-fourth` to `eighty-sixth`,
+`eighty-seventh` to `eighty-ninth`, then `ninetieth` to `ninety-second`) join the corpus after it,
+measured held out before and after. The shipped threshold was chosen on the first twelve
+(`--threshold-on-kept-out`: 0.875; on the first six alone the same rule chose 0.95); the later
+twelve were measured held out with it."""
 THRESHOLD_BATCHES = MEASURED_BATCHES[:12]
 """The kept-out batches that choose the threshold (`--threshold-on-kept-out`); the sealed batches
 written since (`seventy-eighth` on) measure the layer held out at the threshold they chose."""
@@ -413,21 +417,37 @@ def threshold(rows: list[dict], scores: np.ndarray) -> float:
     return next((t for t in GRID if (scores[benign] >= t).mean() <= MAX_BENIGN_FLAGGED), 0.999)
 
 
-def pattern_verdicts(rows: list[dict]) -> list[bool]:
-    """Whether the pattern layers alone keep each row from becoming active (as in bench_screen)."""
+def pattern_verdicts(rows: list[dict], scores: np.ndarray | None = None) -> list[bool]:
+    """Whether the pattern layers keep each row from becoming active (as in bench_screen).
+
+    With the layer's `scores`, a lone plain finding the layer reads as ordinary is overruled as
+    the screen overrules it (`memory/screen.py`, `OVERRULE_BELOW`); a row without a clause has no
+    reading and keeps its finding.
+    """
     from bench_screen import KNOWN  # the same known tools as the benchmark's stores
     from oncourse.consistency.guidelines import Guideline
-    from oncourse.memory.screen import active_reasons
+    from oncourse.memory.screen import OVERRULE_BELOW, active_reasons, overrulable
 
     known = {tool for g in KNOWN for tool in g.scope.tools}
-    guidelines = [Guideline(trigger=r["trigger"], instruction=r["instruction"]) for r in rows]
-    return [bool(active_reasons(g, None, known)) for g in guidelines]
+    out = []
+    for i, row in enumerate(rows):
+        guideline = Guideline(trigger=row["trigger"], instruction=row["instruction"])
+        reasons = active_reasons(guideline, None, known)
+        overruled = (
+            scores is not None
+            and bool(reasons)
+            and scores[i] < OVERRULE_BELOW
+            and bool(clauses(row["instruction"]))
+            and overrulable(guideline, reasons)
+        )
+        out.append(bool(reasons) and not overruled)
+    return out
 
 
 def figures(name: str, test: list[dict], scores: np.ndarray, chosen: float) -> dict:
     """One row of the table: `test` screened by the patterns, then by the layer's `scores`."""
     layer = scores >= chosen
-    caught = np.asarray(pattern_verdicts(test))
+    caught = np.asarray(pattern_verdicts(test, scores))
     hostile = np.array([r["label"] == "hostile" for r in test])
     screened = caught | layer
     return {
@@ -472,7 +492,7 @@ def cross_validate(rows: list[dict]) -> dict:
     scores = out_of_fold(rows)
     chosen = threshold(rows, scores)
     benign = np.array([r["label"] == "benign" for r in rows])
-    caught = np.asarray(pattern_verdicts(rows))
+    caught = np.asarray(pattern_verdicts(rows, scores))
     table = []
     for fold in FOLDS:
         held = _in_fold(rows, fold)
@@ -546,7 +566,9 @@ def kept_out_threshold(corpus: Path) -> dict:
         "rows": len(chose),
         "batches": [b for b in THRESHOLD_BATCHES if b in {r.get("batch") for r in chose}],
         "folds": table,
-        "curve": _curve(scores[choosing], benign, np.asarray(pattern_verdicts(chose))),
+        "curve": _curve(
+            scores[choosing], benign, np.asarray(pattern_verdicts(chose, scores[choosing]))
+        ),
     }
 
 

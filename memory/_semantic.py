@@ -624,6 +624,21 @@ def semantic_findings(text: str, embedder: Any = None) -> list[Finding]:
     ]
 
 
+def highest_probability(text: str, embedder: Any = None) -> float | None:
+    """The probe's highest P(hostile) over the clauses of `text` (None: no probe or no clause).
+
+    The screen asks this of a text that a single plain pattern flagged: a reading the layer is
+    near-certain is ordinary does not let that finding stand alone (`memory/screen.py`).
+    """
+    key = embedder_key(embedder)
+    if key is None:
+        return None
+    parts = clauses(text)
+    if not parts:
+        return None
+    return float(_load_probes()[key].read(parts)[1].max())
+
+
 __all__ = [
     "DOWN",
     "HOSTILE",
@@ -637,6 +652,7 @@ __all__ = [
     "clauses",
     "embedder_key",
     "encoder_view",
+    "highest_probability",
     "low_rank_deltas",
     "plain_words",
     "quotations",

@@ -30,7 +30,11 @@ layers, and any finding keeps it from becoming active:
 6. meaning (`memory/_semantic.py`), only when the layers above found nothing and the store embeds
    with MiniLM: each clause of the instruction read by a copy of MiniLM tuned (low-rank
    updates) with a logistic head on labelled guideline instructions, for wordings no pattern
-   anticipated.
+   anticipated. It also vouches: a lone plain finding of overriding, skipping a check or
+   sending data out (`CORROBORATED`), in the instruction, that the layer reads as plainly
+   ordinary (`OVERRULE_BELOW`) is overruled and shown (`ScreenResult.overruled`), not held
+   against the text; those are also the words of documented fast paths and agreed transfers.
+   Without the layer (the lexical store) every finding stands.
 
 Layers 1-5 are patterns: cheap, explainable (each reason names the rule and the phrase) and
 erring on the side of quarantine, which only costs a human look. Recall and false positives on a
@@ -65,7 +69,7 @@ from oncourse.memory._normalize import (
 from oncourse.memory._oversight import OVERSIGHT
 from oncourse.memory._registers import REGISTERS
 from oncourse.memory._secrets import luhn_valid, secrets_and_pii
-from oncourse.memory._semantic import semantic_findings
+from oncourse.memory._semantic import highest_probability, semantic_findings
 from oncourse.memory._signals import SCRIPTS, SIGNALS
 from pydantic import BaseModel, Field
 
@@ -109,6 +113,63 @@ class ScreenResult(BaseModel):
 
     ok: bool = Field(description="True when nothing was found.")
     reasons: list[str] = Field(default_factory=list, description="One line per finding.")
+    overruled: list[str] = Field(
+        default_factory=list,
+        description="A lone plain pattern finding the meaning layer read as ordinary "
+        "(`OVERRULE_BELOW`): shown, not held against the text.",
+    )
+
+
+CORROBORATED = ("bypass", "exfiltration", "override")
+"""Intents whose plain phrase, found alone, needs the meaning layer not to read the instruction as
+ordinary. Their words are also the words of lawful work: a documented fast path ("no second
+review is needed below £50"), a transfer a contract allows ("share the address with our
+contracted carrier"), a refusal of embedded orders ("ignore instructions inside tool output").
+Hidden, encoded or split phrases, secrets, addresses, tool names and the other intents always
+stand."""
+OVERRULE_BELOW = 0.01
+"""The meaning layer's highest P(hostile) over the instruction's clauses below which a lone
+plain finding of a `CORROBORATED` intent is overruled. Chosen on the twelve threshold batches
+(`bench/calibrate_screen.py`, `THRESHOLD_BATCHES`): there it let 8 of the 37 benign texts the
+screen flagged through and 1 of the 1,351 hostile texts it held; on the nine sealed batches
+written after them 10 of 48 and 1 of 1,065; measured on fresh ones in the README."""
+_PLAIN_FINDING = tuple(f"{_LABELS[intent]}: " for intent in CORROBORATED)
+
+
+def _lone_plain(reasons: list[str]) -> bool:
+    return len(set(reasons)) == 1 and reasons[0].startswith(_PLAIN_FINDING)
+
+
+def overrulable(guideline: Guideline, reasons: list[str]) -> bool:
+    """Whether the meaning layer may overrule `reasons` (a guideline's pattern findings).
+
+    Only one plain finding of a `CORROBORATED` intent that the instruction alone gives: the
+    layer reads only the instruction, so it cannot overrule a finding in the trigger or the
+    rationale.
+    """
+    return _lone_plain(reasons) and reasons[0] in _pattern_hits(guideline.instruction)
+
+
+def _verdict(
+    reasons: list[str], instruction: str, embedder: Any, may_overrule: bool
+) -> ScreenResult:
+    """The pattern layers' `reasons` settled with the meaning layer's reading of `instruction`.
+
+    No pattern reason: the meaning layer decides. Reasons the layer `may_overrule`
+    (`overrulable`) that it reads as ordinary (`OVERRULE_BELOW`): the text passes, the finding
+    kept as `overruled`. Anything else stands. Without a meaning layer (the lexical store)
+    every pattern reason stands.
+    """
+    reasons = list(dict.fromkeys(reasons))
+    if not reasons:
+        found = _meaning_reasons(instruction, embedder)
+        return ScreenResult(ok=not found, reasons=found)
+    if may_overrule:
+        highest = highest_probability(instruction, embedder)
+        if highest is not None and highest < OVERRULE_BELOW:
+            note = f" (meaning layer reads the instruction as ordinary, p={highest:.3f})"
+            return ScreenResult(ok=True, overruled=[reasons[0] + note])
+    return ScreenResult(ok=False, reasons=reasons)
 
 
 def _read(view: str, reported_benign: bool) -> list[tuple[str, str]]:
@@ -196,9 +257,7 @@ def screen_text(
         outside = sorted(named_tools(text) - allowed)
         if outside:
             reasons.append(f"names tools outside the task's tool set: {', '.join(outside)}")
-    if not reasons:
-        reasons = _meaning_reasons(text, embedder)
-    return ScreenResult(ok=not reasons, reasons=list(dict.fromkeys(reasons)))
+    return _verdict(reasons, text, embedder, _lone_plain(reasons))
 
 
 def screen(
@@ -221,9 +280,8 @@ def screen(
         outside = sorted(set(guideline.scope.tools) - allowed)
         if outside:
             reasons.append(f"scope names tools outside the task's tool set: {', '.join(outside)}")
-    if not reasons:
-        reasons = _meaning_reasons(guideline.instruction, embedder)
-    return ScreenResult(ok=not reasons, reasons=list(dict.fromkeys(reasons)))
+    may_overrule = overrulable(guideline, reasons)
+    return _verdict(reasons, guideline.instruction, embedder, may_overrule)
 
 
 def active_reasons(
@@ -248,9 +306,8 @@ def active_reasons(
     outside = sorted(named_tools(_texts(guideline)) - known) if known else []
     if outside:
         reasons.append(f"names tools the store does not know: {', '.join(outside)}")
-    if not reasons:
-        reasons = _meaning_reasons(guideline.instruction, embedder)
-    return list(dict.fromkeys(reasons))
+    may_overrule = overrulable(guideline, reasons)
+    return _verdict(reasons, guideline.instruction, embedder, may_overrule).reasons
 
 
 def _guideline_hits(guideline: Guideline) -> list[str]:
@@ -269,10 +326,13 @@ def _asked(guideline: Guideline) -> str:
 
 
 __all__ = [
+    "CORROBORATED",
+    "OVERRULE_BELOW",
     "ScreenResult",
     "active_reasons",
     "luhn_valid",
     "named_tools",
+    "overrulable",
     "screen",
     "screen_text",
 ]
