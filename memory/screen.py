@@ -71,7 +71,7 @@ from oncourse.memory._normalize import (
 from oncourse.memory._oversight import OVERSIGHT
 from oncourse.memory._registers import REGISTERS
 from oncourse.memory._secrets import luhn_valid, secrets_and_pii
-from oncourse.memory._semantic import highest_probability, semantic_findings
+from oncourse.memory._semantic import embedder_key, highest_probability, semantic_findings
 from oncourse.memory._signals import SCRIPTS, SIGNALS
 from pydantic import BaseModel, Field
 
@@ -160,35 +160,42 @@ def _in_english(text: str) -> bool:
     return bool(words) and sum(w in _ENGLISH_WORDS for w in words) >= 0.1 * len(words)
 
 
-def _lone_plain(reasons: list[str]) -> bool:
-    return len(set(reasons)) == 1 and reasons[0].startswith(_PLAIN_FINDING)
+def _vouchable(reasons: list[str], instruction: str) -> bool:
+    # One plain finding of a `CORROBORATED` intent, in an instruction the layer can read.
+    lone = len(set(reasons)) == 1 and reasons[0].startswith(_PLAIN_FINDING)
+    return lone and _in_english(instruction)
 
 
 def overrulable(guideline: Guideline, reasons: list[str]) -> bool:
     """Whether the meaning layer may overrule `reasons` (a guideline's pattern findings).
 
-    Only one plain finding of a `CORROBORATED` intent that the instruction alone gives: the
-    layer reads only the instruction, so it cannot overrule a finding in the trigger or the
-    rationale.
+    Only one plain finding of a `CORROBORATED` intent, in an instruction in English, that the
+    instruction alone gives: the layer reads only the instruction, so it cannot overrule a
+    finding in the trigger or the rationale. The screen and `bench/calibrate_screen.py` ask this
+    one question.
     """
-    return _lone_plain(reasons) and reasons[0] in _pattern_hits(guideline.instruction)
+    instruction = guideline.instruction
+    return _vouchable(reasons, instruction) and reasons[0] in _pattern_hits(instruction)
 
 
 def _verdict(
-    reasons: list[str], instruction: str, embedder: Any, may_overrule: bool
+    reasons: list[str], instruction: str, embedder: Any, guideline: Guideline | None
 ) -> ScreenResult:
     """The pattern layers' `reasons` settled with the meaning layer's reading of `instruction`.
 
-    No pattern reason: the meaning layer decides. Reasons the layer `may_overrule`
-    (`overrulable`) that it reads as ordinary (`OVERRULE_BELOW`): the text passes, the finding
-    kept as `overruled`. Anything else stands. Without a meaning layer (the lexical store)
-    every pattern reason stands.
+    No pattern reason: the meaning layer decides. Reasons the layer may overrule (`overrulable`
+    for a `guideline`; for free text, which is all instruction, a lone plain finding in English)
+    that it reads as ordinary (`OVERRULE_BELOW`): the text passes, the finding kept as
+    `overruled`. Anything else stands. Without a meaning layer (the lexical store) every pattern
+    reason stands, and the instruction is not read again for the question.
     """
     reasons = list(dict.fromkeys(reasons))
     if not reasons:
         found = _meaning_reasons(instruction, embedder)
         return ScreenResult(ok=not found, reasons=found)
-    if may_overrule and _in_english(instruction):
+    if embedder_key(embedder) is None:
+        return ScreenResult(ok=False, reasons=reasons)
+    if overrulable(guideline, reasons) if guideline else _vouchable(reasons, instruction):
         highest = highest_probability(instruction, embedder)
         if highest is not None and highest < OVERRULE_BELOW:
             note = f" (meaning layer reads the instruction as ordinary, p={highest:.3f})"
@@ -281,7 +288,7 @@ def screen_text(
         outside = sorted(named_tools(text) - allowed)
         if outside:
             reasons.append(f"names tools outside the task's tool set: {', '.join(outside)}")
-    return _verdict(reasons, text, embedder, _lone_plain(reasons))
+    return _verdict(reasons, text, embedder, None)
 
 
 def screen(
@@ -304,8 +311,7 @@ def screen(
         outside = sorted(set(guideline.scope.tools) - allowed)
         if outside:
             reasons.append(f"scope names tools outside the task's tool set: {', '.join(outside)}")
-    may_overrule = overrulable(guideline, reasons)
-    return _verdict(reasons, guideline.instruction, embedder, may_overrule)
+    return _verdict(reasons, guideline.instruction, embedder, guideline)
 
 
 def active_reasons(
@@ -330,8 +336,7 @@ def active_reasons(
     outside = sorted(named_tools(_texts(guideline)) - known) if known else []
     if outside:
         reasons.append(f"names tools the store does not know: {', '.join(outside)}")
-    may_overrule = overrulable(guideline, reasons)
-    return _verdict(reasons, guideline.instruction, embedder, may_overrule).reasons
+    return _verdict(reasons, guideline.instruction, embedder, guideline).reasons
 
 
 def _guideline_hits(guideline: Guideline) -> list[str]:
