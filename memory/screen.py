@@ -47,6 +47,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from oncourse.consistency.guidelines import Guideline
@@ -245,6 +246,17 @@ def _intent_reasons(text: str, depth: int, reported_benign: bool = False) -> lis
 
 
 def _pattern_hits(text: str, reported_benign: bool = False) -> list[str]:
+    return list(_pattern_hits_of(text, reported_benign))
+
+
+@lru_cache(maxsize=1 << 16)
+def _pattern_hits_of(text: str, reported_benign: bool) -> tuple[str, ...]:
+    # A pure reading of the text, and the dearest step of a screen (tens of milliseconds): a merge
+    # screens the same text again, a store re-screens on every activation, an import repeats texts.
+    return tuple(_read_patterns(text, reported_benign))
+
+
+def _read_patterns(text: str, reported_benign: bool) -> list[str]:
     reasons = [f"hides words from a reader: {how}" for how in hidden(text)]
     reasons += _intent_reasons(text, 0, reported_benign)
     cleaned = clean(text)
