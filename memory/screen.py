@@ -246,17 +246,13 @@ def _intent_reasons(text: str, depth: int, reported_benign: bool = False) -> lis
 
 
 def _pattern_hits(text: str, reported_benign: bool = False) -> list[str]:
-    return list(_pattern_hits_of(text, reported_benign))
+    return list(_read_patterns(text, reported_benign))
 
 
 @lru_cache(maxsize=1 << 16)
-def _pattern_hits_of(text: str, reported_benign: bool) -> tuple[str, ...]:
+def _read_patterns(text: str, reported_benign: bool) -> tuple[str, ...]:
     # A pure reading of the text, and the dearest step of a screen (tens of milliseconds): a merge
     # screens the same text again, a store re-screens on every activation, an import repeats texts.
-    return tuple(_read_patterns(text, reported_benign))
-
-
-def _read_patterns(text: str, reported_benign: bool) -> list[str]:
     reasons = [f"hides words from a reader: {how}" for how in hidden(text)]
     reasons += _intent_reasons(text, 0, reported_benign)
     cleaned = clean(text)
@@ -266,7 +262,7 @@ def _read_patterns(text: str, reported_benign: bool) -> list[str]:
     address_view = views(text)[-1]
     if address_view != cleaned.lower() and "carries an e-mail address" not in reasons:
         reasons += [r for r in secrets_and_pii(address_view) if "e-mail" in r]
-    return reasons
+    return tuple(reasons)
 
 
 def named_tools(text: str) -> set[str]:
