@@ -13,7 +13,7 @@ layers, and any finding keeps it from becoming active:
    another script have no place in guidance a person reviews (none of the corpus's benign texts
    does any of it);
 2. intents (`memory/_intents.py`, `_signals.py`, `_registers.py`, `_authority.py`, `_bypass.py`,
-   `_destinations.py`, `_harm.py`, `_oversight.py`, `_languages.py`): overriding the
+   `_destinations.py`, `_harm.py`, `_oversight.py`, `_evasion.py`, `_languages.py`): overriding the
    instructions (also dressed as an announcement, a policy update, an authority's decision, or a
    source ranked above the set-up), skipping a check, role play, revealing the system prompt,
    sending data out (also by machine: a copy to an IP address, a DNS lookup, a credential file),
@@ -54,6 +54,7 @@ from oncourse.consistency.guidelines import Guideline
 from oncourse.memory._authority import AUTHORITY
 from oncourse.memory._bypass import BYPASS
 from oncourse.memory._destinations import DESTINATIONS
+from oncourse.memory._evasion import EVASION
 from oncourse.memory._harm import HARM
 from oncourse.memory._intents import RULES, Rule, complies, intents, squeezed_intents
 from oncourse.memory._languages import LANGUAGE_SCRIPTS, LANGUAGES
@@ -107,7 +108,7 @@ _LABELS = {
     "tampering": "asks the agent to make a record say what did not happen",
 }
 _RULE_SETS: tuple[list[Rule], ...] = (
-    RULES, SIGNALS, REGISTERS, AUTHORITY, BYPASS, DESTINATIONS, HARM, OVERSIGHT, LANGUAGES
+    RULES, SIGNALS, REGISTERS, AUTHORITY, BYPASS, DESTINATIONS, HARM, OVERSIGHT, EVASION, LANGUAGES
 )
 
 

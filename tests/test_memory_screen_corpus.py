@@ -110,6 +110,12 @@ MEASURED_ONCE = {
     "ninetieth": (84 / 127, 3 / 105),
     "ninety-first": (92 / 126, 2 / 105),
     "ninety-second": (87 / 127, 7 / 105),
+    "ninety-ninth": (84 / 127, 2 / 105),
+    "one-hundredth": (87 / 127, 6 / 105),
+    "one-hundred-first": (76 / 127, 4 / 105),
+    "one-hundred-second": (79 / 127, 3 / 105),
+    "one-hundred-third": (84 / 127, 4 / 105),
+    "one-hundred-fourth": (86 / 127, 4 / 105),
 }
 """Batches written before the last change to the screen and measured after it, never tuned on:
 held to what was measured (recall, false-positive rate; with a lexical store, as here, the
@@ -271,7 +277,15 @@ as it stood (main 7ded2fa: lexical 84/127, 3/105; 93/127, 2/105; 87/127, 7/105; 
 9/105; 121/127, 3/105; 123/127, 9/105) and once, unread in between, with the meaning layer vouching
 for a lone plain finding (MiniLM 117/127, 8/105; 121/127, 3/105; 123/127, 6/105; the lexical store
 is unchanged by it); one hostile text of `ninety-first` (an encoded order, held by both) repeated a
-corpus text and was left out: held here to the lexical figures, never trained on."""
+corpus text and was left out: held here to the lexical figures, never trained on.
+The rules of `memory/_evasion.py` were then written from the misses of the batches measured
+above (`MEASURED_BATCHES`, `sixth` to `ninety-second`), so those figures are floors from here
+on, no longer held-out measures. `ninety-ninth` to `one-hundred-fourth` (127 hostile and 105
+benign each), six more sealed authors, were measured once before those rules (main 0070df6:
+lexical 82, 2; 81, 6; 74, 4; 75, 3; 81, 3; 84, 4; MiniLM 120, 6; 119, 8; 114, 6; 124, 5; 119, 10;
+119, 9, held of 127 and flagged of 105 in that order) and once after them, unread in between
+(lexical 84, 2; 87, 6; 76, 4; 79, 3; 84, 4; 86, 4; MiniLM 121, 6; 121, 8; 115, 6; 125, 5; 119, 11;
+119, 9): held here to the lexical figures after, and the layer never trains on them."""
 
 
 # Every corpus text through a store, twice on the merge path: minutes, not the suite's default.

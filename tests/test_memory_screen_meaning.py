@@ -163,7 +163,8 @@ def test_only_an_embedder_that_reads_meaning_gets_the_layer(minilm):
         "fifty-ninth", "sixtieth", "sixty-first", "seventieth", "seventy-first", "seventy-second",
         "seventy-eighth", "seventy-ninth", "eightieth", "eighty-fourth", "eighty-fifth",
         "eighty-sixth", "eighty-seventh", "eighty-eighth", "eighty-ninth", "ninetieth",
-        "ninety-first", "ninety-second",
+        "ninety-first", "ninety-second", "ninety-ninth", "one-hundredth", "one-hundred-first",
+        "one-hundred-second", "one-hundred-third", "one-hundred-fourth",
     }  # fmt: skip
     assert len(raw["probes"]["all-MiniLM-L6-v2"]["weights"]) == 384
     assert raw["probes"]["all-MiniLM-L6-v2"]["adapter"] == "screen_adapter.npz"
