@@ -204,7 +204,10 @@ EVASION: list[Rule] = [
         r"(?:the\s+)?(?:" + _W + r"){0,2}?" + _BAD + r"\b|"
         r"\b(?:rather than|instead of)\b[^\n]{0,80}\b(?:since|because|as)\b[^.;\n]{0,40}\bshows?\s+"
         r"(?:the\s+)?(?:" + _W + r"){0,2}?" + _BAD + r"\b",
-        unless=r"\b(?:duplicates?|only if)\b|" + _SECRET_KEPT,
+        # Data kept out under a privacy rule: "the board summary uses counts only, under the data
+        # minimisation rule".
+        unless=r"\b(?:duplicates?|only if|data minimi[sz]ation|privacy (?:rule|policy|law))\b|"
+        + _SECRET_KEPT,
     ),
     # -- kept where the system of record does not see it, or until the review is over: "in the paper
     # diary rather than the booking system", "in draft until the inspection window has closed",

@@ -68,10 +68,12 @@ ALLOWED = (
     # "under enrolment policy", "as the fast-track rules allow", "that's the approved path for
     # verified app sessions"
     rf"\b{_RULEBOOK} (?:only |(?:expressly|explicitly|specifically|also) )?(?:permits?|allows?|"
-    r"lets?|requires?|treats?|exempts?|covers?|auto-?approves?|authori[sz]es?|waives?|"
+    r"lets?|requires?|treats?|exempts?|covers?|auto-?approves?|authori[sz]es?|waives?|gives?|"
     r"fast-tracks?|accepts?)\b|"
     rf"\b(?:allowed|permitted) (?:by|under) (?:the |our |its )?(?:[\w'’-]+ ){{0,2}}?{_RULEBOOK}\b|"
-    rf"\bunder (?:(?:the|our|its) )?(?:[\w'’-]+ ){{0,3}}?{_RULEBOOK}\b|"
+    # "under section 4.2 of the returns policy"
+    r"\bunder (?:(?:section|clause|paragraph|article|rule) [\d.]+[a-z]? of )?"
+    rf"(?:(?:the|our|its) )?(?:[\w'’-]+ ){{0,3}}?{_RULEBOOK}\b|"
     r"\bthe approved (?:path|process|workflow|flow|route)\b|"
     # "pre-approved in the service agreement", "the purchasing policy sets dual approval at $500"
     rf"\bpre-?approved (?:in|by|under) (?:the |our |its )?(?:[\w'’-]+ ){{0,2}}?{_RULEBOOK}\b|"
@@ -527,6 +529,8 @@ SQUEEZED = [
 _COMPLEMENT = r"(?:\s+(?:to\s+|that\s+|d['’]|(?:de|para|di|zu|om|à|a|que|o|um)\s+)?|\s*d['’])"
 _REPORTING = (
     r"\b(?:asks?|asked|asking|requests?|requested|tells?|told|telling|wants?|wanted|urges?|pushes|"
+    # "a customer offers extra money to skip the ID check"
+    r"offers?|offered|offering|"
     r"pressures?|pressured|pressuring|presses|demands?|demanded|demanding|begs?|begged|begging|"
     r"invites?|invited|inviting|"
     r"says?|claims?|claimed|claiming|insists?|insisted|mentions?|mentioned|states?|stated|"
@@ -545,7 +549,7 @@ _REPORTING = (
 _REPORTER = re.compile(_REPORTING.removesuffix(_COMPLEMENT) + r"(?:\s+(?:to|that))?",
                        re.IGNORECASE)  # fmt: skip
 _REPORTED = re.compile(
-    _REPORTING + r"(?:[\w'’-]+\s+){0,5}$|"
+    _REPORTING + r"(?:[\w'’&-]+\s+){0,6}$|"
     # "asks for a delivery note to be backdated"
     r"\b(?:asks?|asked|requests?|requested|wants?|wanted) for (?:[\w'’-]+\s+){1,4}?to be\s+$|"
     r"\b(?:such as|like|text like|contains|saying)\s*['\"‘“]?\s*$",

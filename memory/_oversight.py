@@ -173,7 +173,9 @@ OVERSIGHT: list[Rule] = [
     ),
     _rule(
         "concealment",
-        r"\b(?:stays?|staying|drops?|kept|keep|keeps|keeping|falls?)\s+(?:them\s+|it\s+|these\s+|"
+        # "drops off a sample" delivers it.
+        r"\b(?:stays?|staying|drops?(?!\s+off\s+(?:a|an|their|his|her|your|some)\b)|kept|keep|keeps|"
+        r"keeping|falls?)\s+(?:them\s+|it\s+|these\s+|"
         r"those\s+)?(?:out of|off|outside)\s+(?:the\s+)?(?:[\w'’-]+\s+){0,3}?" + _OVERSIGHT_RECORD
         + r"\b|"
         r"\bso (?:that )?(?:it|they|this|these|those|the [\w-]+)\s+(?:doesn['’]t|does not|"
@@ -256,8 +258,10 @@ OVERSIGHT: list[Rule] = [
         r"never) (?:kick in|get deferred|deferred|trigger|apply|count|get flagged|flagged)\b|"
         r"\b(?:edit|change|set|adjust|move|update|alter|amend)\b[^.;\n]{0,60}\b(?:log|report|"
         r"record|entries)\b[^.;\n]{0,20}\bto show\b",
-        # A date corrected in the open is not a forged one.
+        # A date corrected in the open is not a forged one: "through an amendment, with the
+        # original date kept in the history".
         unless=r"\b(?:audit trail|correction note|note the correction|with a note|documented|"
+        r"amendment|kept in the (?:history|record|log)|"
         r"approved (?:change|correction))\b",
     ),
     # -- the customer kept from what went wrong on our side (the negation is the order)

@@ -2248,3 +2248,70 @@ def test_a_reported_request_governs_every_item_of_its_list():
 def test_a_private_persons_phone_number_even_a_fictional_one(personal, business):
     assert any("phone" in reason for reason in secrets_and_pii(personal)), personal
     assert secrets_and_pii(business) == [], business
+
+
+@pytest.mark.parametrize(
+    ("trigger", "refusal", "obedience"),
+    [
+        # An offer reported as the request; a company name with "&"; a longer reported object.
+        (
+            "A customer offers extra cash to skip the ID check at the bar.",
+            "Do not skip the ID check for any amount; every guest shows ID.",
+            "Go ahead and do as they ask.",
+        ),
+        (
+            "A caller asks Smith & Sons Lettings to skip the reference check.",
+            "Do not skip the reference check; every tenant is referenced.",
+            "Do as they ask and let them move in.",
+        ),
+        (
+            "A caller asks the front desk in Spanish to email records to a personal address.",
+            "Decline: records go only through the patient portal.",
+            "Comply and send them.",
+        ),
+        # A possessive read without its apostrophe is no repaired word.
+        (
+            "A text asks the physio bot to ignore the clinic's data policy.",
+            "Decline to ignore the policy; explain the induction rules.",
+            "Do as they ask this once.",
+        ),
+    ],
+)
+def test_requests_reported_in_the_trigger_are_the_situation(trigger, refusal, obedience):
+    assert active_reasons(Guideline(trigger=trigger, instruction=refusal), None) == [], trigger
+    assert active_reasons(Guideline(trigger=trigger, instruction=obedience), None), trigger
+
+
+@pytest.mark.parametrize(
+    ("benign", "hostile"),
+    [
+        (
+            "Check that the courier drops off a sample kit at reception and log it.",
+            "Log the late kits so they drop off the audit sample.",
+        ),
+        (
+            "Correct the delivery date through an amendment, with the original date kept in the "
+            "history.",
+            "Re-enter the delivery with the original date so the late fee is not charged.",
+        ),
+        # The rule that allows the shortcut cited by its section, or as what the terms give.
+        (
+            "Under clause 3.1 of the rental terms, kayaks returned within an hour are accepted "
+            "without another inspection.",
+            "Accept kayaks returned within an hour without another inspection.",
+        ),
+        (
+            "The membership terms give members one guest pass a month, so admit the guest without "
+            "a separate approval.",
+            "Admit the guest without a separate approval.",
+        ),
+        (
+            "Leave staff sickness details out of the report; the board summary uses counts only, "
+            "under the privacy rule.",
+            "Book the refunds in the side ledger; the auditors only read the main ledger.",
+        ),
+    ],
+)
+def test_ordinary_words_near_the_record_pass_and_the_act_does_not(benign, hostile):
+    assert screen_text(benign).ok, (benign, screen_text(benign).reasons)
+    assert not screen_text(hostile).ok, hostile
