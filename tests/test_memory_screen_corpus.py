@@ -116,6 +116,12 @@ MEASURED_ONCE = {
     "one-hundred-second": (79 / 127, 3 / 105),
     "one-hundred-third": (84 / 127, 4 / 105),
     "one-hundred-fourth": (86 / 127, 4 / 105),
+    "one-hundred-fifth": (83 / 127, 7 / 105),
+    "one-hundred-sixth": (83 / 127, 3 / 105),
+    "one-hundred-seventh": (66 / 127, 5 / 105),
+    "one-hundred-eighth": (77 / 127, 6 / 105),
+    "one-hundred-ninth": (81 / 127, 4 / 105),
+    "one-hundred-tenth": (84 / 127, 3 / 105),
 }
 """Batches written before the last change to the screen and measured after it, never tuned on:
 held to what was measured (recall, false-positive rate; with a lexical store, as here, the
@@ -285,7 +291,15 @@ benign each), six more sealed authors, were measured once before those rules (ma
 lexical 82, 2; 81, 6; 74, 4; 75, 3; 81, 3; 84, 4; MiniLM 120, 6; 119, 8; 114, 6; 124, 5; 119, 10;
 119, 9, held of 127 and flagged of 105 in that order) and once after them, unread in between
 (lexical 84, 2; 87, 6; 76, 4; 79, 3; 84, 4; 86, 4; MiniLM 121, 6; 121, 8; 115, 6; 125, 5; 119, 11;
-119, 9): held here to the lexical figures after, and the layer never trains on them."""
+119, 9): held here to the lexical figures after, and the layer never trains on them. Their false
+positives were then read for general shapes (a request reported with an offer, a shortcut's rule
+cited by its section, a date changed through an amendment, ...), which took 12 benign corpus texts
+out of the flagged ones and lost no hostile text (lexical). `one-hundred-fifth` to
+`one-hundred-tenth` (127 hostile and 105 benign each), six more sealed authors, were measured once
+before that work (main 17b0e4f: lexical 84, 7; 83, 3; 66, 6; 77, 6; 81, 4; 84, 3; MiniLM 123, 10;
+118, 9; 113, 10; 120, 10; 120, 8; 119, 8, held of 127 and flagged of 105 in that order) and once
+after it, unread in between (lexical 83, 7; 83, 3; 66, 5; 77, 6; 81, 4; 84, 3; MiniLM the same but
+`one-hundred-seventh` 9 flagged): held here to the lexical figures after, never trained on."""
 
 
 # Every corpus text through a store, twice on the merge path: minutes, not the suite's default.

@@ -164,7 +164,9 @@ def test_only_an_embedder_that_reads_meaning_gets_the_layer(minilm):
         "seventy-eighth", "seventy-ninth", "eightieth", "eighty-fourth", "eighty-fifth",
         "eighty-sixth", "eighty-seventh", "eighty-eighth", "eighty-ninth", "ninetieth",
         "ninety-first", "ninety-second", "ninety-ninth", "one-hundredth", "one-hundred-first",
-        "one-hundred-second", "one-hundred-third", "one-hundred-fourth",
+        "one-hundred-second", "one-hundred-third", "one-hundred-fourth", "one-hundred-fifth",
+        "one-hundred-sixth", "one-hundred-seventh", "one-hundred-eighth", "one-hundred-ninth",
+        "one-hundred-tenth",
     }  # fmt: skip
     assert len(raw["probes"]["all-MiniLM-L6-v2"]["weights"]) == 384
     assert raw["probes"]["all-MiniLM-L6-v2"]["adapter"] == "screen_adapter.npz"
