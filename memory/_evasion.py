@@ -32,15 +32,18 @@ rule), and a date or value corrected with a note is not a forged one.
 from __future__ import annotations
 
 from oncourse.memory._intents import Rule, _rule
+from oncourse.memory._oversight import _A_WORD as _W
 from oncourse.memory._oversight import _BAD_NEWS, _SECRET_KEPT
 
-_W = r"[\w'’-]+\s+"
+# Wider than `_oversight`'s own: the offices and checks these authors named (certifiers,
+# accountants, an insurer, "the inspection"), without its finance, legal and risk teams.
 _CHECKER = (
     r"(?:auditors?|regulators?|inspectors?|reviewers?|monitors?|compliance|supervisors?|funders?|"
     r"sponsors?|examiners?|assessors?|certifiers?|accountants?|accreditation|commission|committee|"
     r"surveyors?|underwriters?|insurers?|treasurer|panel|(?:inspection|audit|review|check|"
     r"assessment)s?|the state|the council|the board|authorit(?:y|ies)|officers?)"
 )
+# The same for what they do: "goes through", "samples from", "looks only at".
 _LOOKS = (
     r"(?:samples?(?: from)?|spot-checks?|search(?:es)?|reads?|checks?|captures?|counts?|"
     r"reviews?|covers?|looks? at|looks? only at|audits?|quer(?:y|ies)|sees?|inspects?|"
@@ -289,9 +292,8 @@ EVASION: list[Rule] = [
         r"legal(?: team)?|management|developers?|president|founder|[\w-]+ officer)(?:['’]s)?\b"
         r"[^.;\n]{0,60}\b(?:authori[sz]ed|approved|signed off|confirmed|pre-?approved|"
         r"standing order|arrangement|says|has waived|agreed|entitled)\b[^.;:\n]{0,80}\bwithout"
-        r"\s+(?:a\s+|an\s+|"
-        r"the\s+|any\s+)?(?:[\w'’-]+\s+){0,2}?(?:deposit|contract|signature|signed|warrant|visit|"
-        r"verif\w*|checks?|reason|notif\w*|release|statement|id|approval|permit|count|review|"
+        r"\s+(?:a\s+|an\s+|the\s+|any\s+)?(?:[\w'’-]+\s+){0,2}?(?:deposit|contract|signature|"
+        r"signed|warrant|visit|verif\w*|checks?|reason|notif\w*|release|statement|id|approval|permit|count|review|"
         r"inspection|proof|consent)",
         unless=r"\b(?:polic(?:y|ies)|procedure|terms|written|documented|in writing|under|up to|"
         r"below|less than)\b",
