@@ -37,6 +37,7 @@ in the clause governs a "without" phrase (`reach`, `memory/_negation.py`).
 from __future__ import annotations
 
 from oncourse.memory._intents import ALLOWED, CHECKED_FIRST, Rule, _rule
+from oncourse.memory._negation import TURKISH_REFUSED_AFTER
 
 _CHECKING = (
     r"(?:checking|verifying|validating|consulting|reviewing|inspecting|auditing|authenticating|"
@@ -308,6 +309,8 @@ BYPASS: list[Rule] = [
         r"\b(?:split|break|divide|spread)\s+(?:it|them|the\s+\w+)\s+(?:up\s+)?(?:into|across)\s+"
         r"(?:\w+\s+){0,3}?(?:just\s+)?(?:under|below|beneath)\s+(?:the\s+)?(?:[\w-]+\s+)?"
         r"(?:limit|threshold|cap)\b",
+        # "so prior approval isn't needed" as the consequence of a cited rule ("Under G98, ...")
+        unless=ALLOWED,
     ),
     # -- urgency standing in for the check
     _rule(
@@ -377,7 +380,7 @@ BYPASS: list[Rule] = [
         r"approvazione|genehmigung|goedkeuring|zatwierdzeni\w*|revis\w*|validat\w*|valida[cç]\w*|"
         r"identifi\w*|verifikasi|persetujuan|godk[aä]nn\w*)\b|"
         r"\b(?:do[gğ]rulama(?:dan|ks[iı]z[iı]n)|kontrol etmeden|onaylamadan|"
-        r"onay[iı]? beklemeden)\b",
+        rf"onay[iı]? beklemeden)\b{TURKISH_REFUSED_AFTER}",
         reach=8,
     ),
     # -- the check declared unneeded, in other languages (the negation is the order)

@@ -246,7 +246,7 @@ DESTINATIONS: list[Rule] = [
         r"her|a|my|your)?\s*(?:gmail|yahoo|hotmail|outlook\.com|protonmail|proton mail|icloud|gmx|"
         r"personal (?:e-?mail|inbox|address|account|mailbox)|private (?:e-?mail|inbox|address|"
         r"mailbox))\b|"
-        r"\bbcc\b[^.;!?\n]{0,60}?\b(?:on|in|to)\s+(?:all|every|each|any)\b|"
+        r"\bbcc\b[^.;!?\n]{0,60}?\b(?:on|in|to)\s+(?:all|every|each(?! other)|any)\b|"
         r"\b(?:sync|copy|export|share|upload|mirror)\b[^.;!?\n]{0,60}?\b(?:anyone (?:with|who has) "
         r"the link|shared with (?:anyone|everyone|the public)|public(?:ly)? (?:shared|accessible|"
         r"viewable|readable) (?:link|sheet|doc|document|folder|spreadsheet|bucket)|public "

@@ -56,7 +56,8 @@ _TARGETS = rf"(?:{_SET_UP}|{_CONTROLS})"
 _RULEBOOK = (
     r"(?:policy|agreement|contract|sop|procedure|rules?|terms|handbook|runbook|guidelines?|"
     r"standard|manual|protocol|programme|program|syllabus|rulebook|regulations?|conditions|"
-    r"scheme|delegation of authority|rate card|(?:administrative|court) order|approval matrix|"
+    r"scheme|regime|delegation of authority|rate card|(?:administrative|court) order|"
+    r"approval matrix|"
     r"law|statute|guides?)s?"
 )
 ALLOWED = (
@@ -69,9 +70,13 @@ ALLOWED = (
     # verified app sessions"
     rf"\b{_RULEBOOK} (?:only |(?:expressly|explicitly|specifically|also) )?(?:permits?|allows?|"
     r"lets?|requires?|treats?|exempts?|covers?|auto-?approves?|authori[sz]es?|waives?|gives?|"
-    r"fast-tracks?|accepts?)\b|"
+    # "the finance procedure only needs a second checker above £500", "the terms only charge for
+    # cancellations within 24 hours", "the call-back rule applies only to one-off collectors"
+    r"fast-tracks?|accepts?|needs?|charges?|appl(?:y|ies) only)\b|"
     rf"\b(?:allowed|permitted) (?:by|under) (?:the |our |its )?(?:[\w'’-]+ ){{0,2}}?{_RULEBOOK}\b|"
     # "under section 4.2 of the returns policy"
+    # "Under G98, systems up to 3.68 kW may be connected first": a standard named by its code
+    r"\bunder (?:the )?[a-z]{1,4} ?-?\d{2,5}[a-z]?\b(?! ?(?:kg|g|km|m|mm|cm|kw|w|mb|gb|%))|"
     r"\bunder (?:(?:section|clause|paragraph|article|rule) [\d.]+[a-z]? of )?"
     rf"(?:(?:the|our|its) )?(?:[\w'’-]+ ){{0,3}}?{_RULEBOOK}\b|"
     r"\bthe approved (?:path|process|workflow|flow|route)\b|"
@@ -108,7 +113,10 @@ _OWN_CHANNEL = (
     r"\bto (?:the|their|his|her|its) (?:registered|verified|on-file) (?:e-?mail|phone|mobile|"
     r"number|address|device|app)\b|"
     r"\bto the (?:account|account holder|holder|user|customer|member)['’]s (?:registered |"
-    r"verified |on-file )?(?:e-?mail|phone|mobile|number|device|app)\b"
+    r"verified |on-file )?(?:e-?mail|phone|mobile|number|device|app)\b|"
+    # "by SMS to the host's number on the booking"
+    r"\bto (?:the|their|his|her|its) (?:[\w-]+['’]s )?(?:e-?mail|phone|mobile|number)(?: address|"
+    r" number)? on (?:the|their|his|her|its) (?:booking|reservation|account|file|record|profile)\b"
 )
 EMBEDDED_IN_DATA = (
     r"\0\s*(?:that (?:appear|are) |which (?:appear|are) )?(?:embedded|found|contained|written|"
@@ -479,11 +487,14 @@ RULES = [
     ),
     _rule(
         "exfiltration",
-        r"(?<!\ban )(?<!\bthe )(?<!\ba )(?<!\bthis )(?<!\bthat )(?<!\bany )"
+        # Not a noun ("the place of death"), a verb of someone else's ("callers who give the
+        # password") or data left out ("leave their bank details out of the summary").
+        r"(?<!\ban )(?<!\bthe )(?<!\ba )(?<!\bthis )(?<!\bthat )(?<!\bany )(?<!\bwho )"
         r"\b(?:include|put|add|append|insert|read out|write|copy|attach|embed|echo|paste|"
         r"give|list|show|print|reveal|disclose|share|spell out|send|email|e-mail|mention|repeat|"
         r"recite|read back|read aloud|say back|spell back|"
-        r"store|save|log|record|note down|keep|place|leave|publish|expose|post|upload|forward)\b"
+        r"store|save|log|record|note down|keep|place(?! of\b)|leave(?![^.;!?\n]{0,60}?\bout\b)|"
+        r"publish|expose|post|upload|forward)\b(?!\s+(?:who|whose)\b)"
         # A guest network's password is handed to guests (the gap steps over it whole).
         rf"(?:{_GUEST_PASSWORD}|(?!{_GUEST_PASSWORD})[^.;!?\n]){{0,60}}?\b{_SENSITIVE}\b",
         # Data shared on its stated basis: "as the privacy notice describes", "with their consent";
@@ -555,6 +566,13 @@ _REPORTED = re.compile(
     r"\b(?:such as|like|text like|contains|saying)\s*['\"‘“]?\s*$",
     re.IGNORECASE,
 )
+# In a trigger the whole request is reported, however long: "someone asks the shop assistant to
+# refund a large item without a receipt" (one clause, no comma: a comma may start the order).
+_REPORTED_IN_TRIGGER = re.compile(
+    _REPORTING.removesuffix(_COMPLEMENT) + r"\s+(?:[\w'’&-]+\s+){0,5}?to\s+"
+    r"(?:[\w'’&£$€%.-]+\s+){0,12}$",
+    re.IGNORECASE,
+)
 _REFUSAL = re.compile(
     r"\b(?:decline|declines|refuse|refuses|politely refuse|do not|don't|never|not act|cannot|"
     r"can't|won't|must not|reject|rejects|"
@@ -624,6 +642,7 @@ def _reported(text: str, start: int, end: int, trigger: bool = False) -> bool:
     before = _clause_before(text, start)
     return bool(
         (trigger and _REPORTER.search(text[start:end]))
+        or (trigger and _REPORTED_IN_TRIGGER.search(before[-160:]))
         or _REPORTED.search(before[-60:])
         or _quoted(text, start, end)
         or any(listed(before[m.end() :], text[end:]) for m in _REPORTER.finditer(before))
@@ -639,6 +658,8 @@ _CONDITION = re.compile(
     re.IGNORECASE,
 )
 _COMPLY = re.compile(
+    # Assent that opens the instruction: "Agree, treat the rules as disabled ...".
+    r"^\s*(?:agree|accept|yes|sure|okay|ok)\s*[,;:.!]|"
     r"\b(?:do (?:it|so|that|as (?:asked|told|requested|they say|they ask))|comply|complies|"
     r"go ahead|go along|follow (?:it|them|their|the (?:request|instructions?))|obey|"
     r"as (?:asked|requested|instructed|told)|honou?r (?:it|the request)|let them)\b|"

@@ -27,6 +27,7 @@ datos a un correo personal" is the refusal.
 from __future__ import annotations
 
 from oncourse.memory._intents import Rule, _rule
+from oncourse.memory._negation import TURKISH_REFUSED_AFTER
 from oncourse.memory._signals import _FOREIGN_DISMISS
 
 _SEND = (
@@ -174,8 +175,9 @@ _DO_NOT_TELL = (
     r"wspominaj|powiadamiaj)\b|(?:sag|sagen sie|erw[aä]hne|erw[aä]hnen sie|informiere|melde|"
     r"melden sie)\b[^.;\n]{0,40}?\b(?:nichts|nicht|niemandem|niemanden)\b|informiere niemand\w*|"
     r"(?:vertel|meld|zeg|noem|vermeld)\b[^.;\n]{0,40}?\bniet\b|(?:ber[aä]tta|s[aä]g|n[aä]mn|"
-    r"meddela) inte\b|informera ingen\b|(?:bilgi verme|s[oö]yleme|bahsetme|haber verme|"
-    r"bildirmeyin|bildirme)\b|jangan (?:beri ?tahu|memberi ?tahu|bilang|laporkan|sebut\w*)\b|"
+    r"meddela) inte\b|informera ingen\b|(?:(?<!hi[cç]bir )bilgi verme|s[oö]yleme|bahsetme|"
+    r"haber verme|bildirmeyin|bildirme)\b|jangan (?:beri ?tahu|memberi ?tahu|bilang|laporkan|"
+    r"sebut\w*)\b|"
     r"(?:nic nerikej|nerikej|neinformuj)\b|ikke (?:nevn|si|fortell|meld)\b)"
 )
 # What may be kept from someone: a password, a card, another person's number.
@@ -280,7 +282,7 @@ LANGUAGES: list[Rule] = [
         r"\b(?:ohne|zonder)\s+(?:\w+\s+){0,3}?(?:zu|te)\s+(?:pr[uü]fen|[uü]berpr[uü]fen|"
         r"kontrollieren|verifizieren|controleren|verifi[eë]ren|checken)\b|"
         r"\b(?:\w+\s+)?(?:kontrol\w*|do[gğ]rulama\w*)\s+(?:yap(?:ma)?madan|yapmaks[iı]z[iı]n|"
-        r"etmeksizin)\b|\bkontrols[uü]z\b",
+        rf"etmeksizin)\b{TURKISH_REFUSED_AFTER}|\bkontrols[uü]z\b",
         reach=8,
     ),
     # -- a check skipped, its noun a compound or the verb split around it ("sla ... over")

@@ -55,6 +55,12 @@ _NEGATION_AFTER = re.compile(
     r"(?<!\S)(?:न|मत|नहीं)(?!\S))",
     re.IGNORECASE,
 )
+# Turkish puts the verb last and refuses with it: "kontrol etmeden servis etme" (do not serve
+# without checking), "... değiştirmeyin". A lookahead for a Turkish "without X" phrase: the clause
+# does not end in a negative imperative (a comma ends the reach, so a second order is still read).
+TURKISH_REFUSED_AFTER = (
+    r"(?![^.;,!?\n]{0,60}?\b\w{2,}(?:ma|me)(?:y[iı]n(?:[iı]z)?)?\s*(?:[.;!?\n]|$))"
+)
 # A request reported in Chinese or Japanese: "用户询问…", "…を教えてほしいと言われた".
 CJK_REPORTED_BEFORE = re.compile(
     r"(?:询问|詢問|要求|请求|請求|问你|問你|让你|讓你|叫你|希望你)[^。！？.\n]{0,12}$"
@@ -148,6 +154,7 @@ def negation_ends(text: str, start: int, end: int) -> list[int]:
 
 __all__ = [
     "FOREIGN_NEGATOR",
+    "TURKISH_REFUSED_AFTER",
     "_NEGATION_AFTER",
     "_SPACED_NEGATOR",
     "governed",

@@ -51,8 +51,10 @@ _SPELLED = re.compile(
     r"(?<![A-Za-z])(?:[A-Za-z](?:[ \t]{1,3}|[-._*·|/+~_]+)){2,}[A-Za-z](?![A-Za-z])"
 )
 # Not inside an address or a domain ("support@acme-air.com" must stay an address).
+# Not a code of a few letters and its number ("bs7671", "a320", "inv2041"): leet mixes them.
 _LEET_WORD = re.compile(
-    r"\b(?=[a-z0-9@]*[a-z])(?=[a-z0-9@]*[013457@])[a-z0-9@]{3,}\b(?![-.\w]*\.[a-z])"
+    r"\b(?![a-z]{1,4}\d{2,}\b)(?=[a-z0-9@]*[a-z])(?=[a-z0-9@]*[013457@])[a-z0-9@]{3,}\b"
+    r"(?![-.\w]*\.[a-z])"
 )
 _AT_DOT = re.compile(
     r"\b([\w.+-]+)\s*(?:\(at\)|\[at\]|\{at\}|\sat\s)\s*([\w-]+)\s*"
@@ -187,6 +189,26 @@ def cut_words(phrase: str, original: set[str]) -> set[str]:
         if first + second in original and first + second in cost
         for piece in (first, second)
     }
+
+
+def unsplit_words(phrase: str, text: str) -> set[str]:
+    """Words of a re-split phrase that repair nothing the text split.
+
+    An article joined to the next word is two words the text wrote apart ("a fresh" read
+    "afresh"); and a pattern may stop inside a longer word of the text, so the phrase's last word
+    can be the start of one ("address" of "addresses"). A possessive read without its apostrophe
+    ("finance's approval" read "finances approval") stays a repair: the patterns do not read a
+    possessive, and on the corpus that reading holds hostile texts no other view does.
+    """
+    lowered = clean(text).lower()
+    original = set(_letter_words(lowered))
+    tokens = re.findall(r"[a-z]+", phrase.lower())
+    out = {
+        t for t in tokens if len(t) > 2 and t[0] == "a" and re.search(rf"\ba {t[1:]}\b", lowered)
+    }
+    if tokens and any(o != tokens[-1] and o.startswith(tokens[-1]) for o in original):
+        out.add(tokens[-1])
+    return out
 
 
 _COMMON_SHORT_WORD = 11.0
@@ -352,5 +374,6 @@ __all__ = [
     "resegmented",
     "squeezed",
     "turned",
+    "unsplit_words",
     "views",
 ]

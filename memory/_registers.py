@@ -25,7 +25,7 @@ Negated and reported forms are read as in `memory/_intents.py` (`negatable` rule
 
 from __future__ import annotations
 
-from oncourse.memory._intents import Rule, _rule
+from oncourse.memory._intents import SHARING_ALLOWED, Rule, _rule
 
 # What constrains the agent: the objects of an announcement that a control is gone.
 _CONTROLS = (
@@ -172,8 +172,12 @@ REGISTERS: list[Rule] = [
         r"(?:the\s+|an?\s+|your\s+)?(?:\w+\s+){0,2}?(?:persona|identity|character|alter ego|"
         r"personality|role of)\b|"
         r"\b(?:evil|dark|shadow|unfiltered|uncensored) (?:twin|self|side|version)\b|"
-        r"\b(?:say|claim|tell (?:them|the \w+)|introduce yourself as|present yourself as|identify "
-        r"yourself as)\s+(?:that\s+)?(?:you(?:'re| are)\s+)?(?:calling\s+)?(?:from\s+)?"
+        # Not a claim someone else makes ("callers who say they are police") or the noun ("submit
+        # the claim to HMRC": the verb claims to be, or that, someone).
+        r"(?<!\bwho )"
+        r"\b(?:say|claim(?=\s+(?:that|to be|you|yourself)\b)|tell (?:them|the \w+)|introduce "
+        r"yourself as|present yourself as|identify "
+        r"yourself as)\s+(?:that\s+)?(?:you(?:'re| are)\s+|to be\s+)?(?:calling\s+)?(?:from\s+)?"
         r"(?:the\s+|their\s+|an?\s+)?(?:[\w'’-]+\s+){0,2}?(?:bank|police|fraud (?:department|team)|"
         r"security team|it department|government|tax office|irs|hmrc|doctor|lawyer|solicitor|"
         r"court|officer)\b|"
@@ -220,7 +224,8 @@ REGISTERS: list[Rule] = [
         "exfiltration",
         r"\b(?:send|forward|e-?mail|relay|pass|post|upload|copy|cc|bcc|share|transmit|text|mail|"
         r"sync|mirror|back up|export|dump|push|save|paste|publish|put|drop|leak)\b[^.;!?\n]{0,80}?"
-        r"\b(?:to|into|onto|on|at)\s+"
+        # "to the verified email, not to a new address" turns the outside address down
+        r"(?<!\bnot )\b(?:to|into|onto|on|at)\s+"
         rf"(?:the\s+|an?\s+|any\s+|their\s+|his\s+|her\s+|whatever\s+|our\s+|my\s+)?{_OUTSIDE}",
     ),
     _rule(
@@ -229,6 +234,10 @@ REGISTERS: list[Rule] = [
         rf"dump|push)\b[^.;!?\n]{{0,40}}?\b{_PEOPLE_DATA}\b[^.;!?\n]{{0,60}}?\b(?:to|into|onto)\s+"
         r"(?!(?:the\s+)?(?:user|customer|caller|account holder|them|him|her)\b)[^.;!?\n]{0,40}?"
         r"\b(?:[a-z0-9-]+\.[a-z]{2,}|external|outside|partners?|third|vendor|affiliate)\b",
+        # A referral the person agreed to: "with the client's signed consent, send ... to the
+        # partner".
+        unless=r"\b(?:opted[- ]in|\w*consent\w*|(?:signed|data[- ]sharing|processing) "
+        r"agreement)\b|" + SHARING_ALLOWED,
     ),
     _rule(
         "concealment",

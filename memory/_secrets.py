@@ -164,8 +164,22 @@ _PUBLIC_LINE = re.compile(
 )
 
 
+# Or a line the text says is published: "both are printed on our public website".
+_PUBLISHED = re.compile(
+    r"\b(?:printed|published|listed|shown|advertised|displayed) (?:on|in) (?:our|the|its) "
+    r"(?:public |own )?(?:website|web ?site|site|web page|directory|brochure|letterhead|"
+    r"listing)\b",
+    re.IGNORECASE,
+)
+_A_PERSON_BEFORE = re.compile(
+    r"\b(?:personal|private|home|mobile|cell|whatsapp|her|his|\w+'s)\b[^.;\n]{0,50}$", re.IGNORECASE
+)
+
+
 def _public_line(text: str, start: int) -> bool:
-    return bool(_PUBLIC_LINE.search(text[:start]))
+    if _PUBLIC_LINE.search(text[:start]):
+        return True
+    return bool(_PUBLISHED.search(text)) and not _A_PERSON_BEFORE.search(text[:start])
 
 
 def _inside_a_code(text: str, start: int, end: int) -> bool:

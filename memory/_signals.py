@@ -85,6 +85,9 @@ _FOREIGN_DISMISS = (
     r"ignor[aă]|uit[aă]|abaikan|lupakan|lewati|b[oỏ] qua|ph[oớ]t l[oờ]|qu[eê]n|"
     r"omita|omitan|salte|s[aá]ltate|s[aá]ltese|pule|pular|sautez|sauter|passez outre|"
     r"[uü]berspring\w*|bypassa|aggira|omzeil\w*)"
+    # Not when its object is refused: "ignoriere keine Sicherheitsrichtlinien", "negeer geen".
+    r"(?!\s+(?:keine?[nrms]?|nichts|niemals|geen|nooit|aucune?s?|ninguna?s?|nessuna?|"
+    r"nenhuma?|[zż]adn\w+|hi[cç]bir)\b)"
 )
 _FOREIGN_TARGETS = (
     r"(?:instrucciones|instru[cç][oõ]es|instructions|anweisungen|istruzioni|instructies|"

@@ -68,6 +68,7 @@ from oncourse.memory._normalize import (
     resegmented,
     squeezed,
     turned,
+    unsplit_words,
     views,
 )
 from oncourse.memory._oversight import OVERSIGHT
@@ -232,6 +233,7 @@ def _intent_reasons(text: str, depth: int, reported_benign: bool = False) -> lis
     for intent, phrase in _read(repaired, reported_benign) if repaired else []:
         # Only a phrase with a repaired word: the rest was read above, quotes and all.
         repairs = set(re.findall(r"[a-z]+", phrase.lower())) - words - cut_words(phrase, words)
+        repairs -= unsplit_words(phrase, text)
         if repairs and plausible_repair(repairs, words):
             add(intent, phrase, " (words split apart)")
     for view in turned(text):
