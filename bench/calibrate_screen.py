@@ -44,17 +44,22 @@ kept out for a fit and chose a threshold before they joined); `thirty-third` to 
 `forty-second` to `fiftieth`, `fifty-fourth` to `fifty-eighth`, `sixty-second` to `sixty-ninth`,
 `seventy-third` to `seventy-seventh` and `eighty-first` to `eighty-third` were written as training
 data under the same rules (thirty-three more authors, mostly the indirect techniques and their
-look-alikes; the last eight are for the next fit: the shipped layer predates them, and a
-warm-started fit that read them was measured and not shipped, README);
-`thirtieth` to `thirty-second` and `thirty-sixth` to `forty-first` were held out for two sessions
-(figures in the README) and then joined; the batches
+look-alikes); `thirtieth` to `thirty-second` and `thirty-sixth` to `forty-first` were held out
+for two sessions (figures in the README) and then joined; the sealed batches `seventy-eighth` to
+`eightieth`, `eighty-fourth` to `ninety-second` and `ninety-ninth` to `one-hundred-tenth` were
+measured held out at the start of a session's work and once after it (README), then joined the
+corpus and, for the shipped fit, the training batches (the last three folds); the batches
 in `MEASURED_BATCHES` (held out, figures in the README) are never trained on: they measure the
 layer. The result is `data/screen_probe.json` (head and threshold) and `data/screen_adapter.npz`
 (the low-rank updates, float16), read by the screen with numpy (no torch at run time). One fit
-on 12,101 texts took 59 minutes on two shared cores (README); twelve folds would take about
-eight hours.
+on 12,101 texts took 59 minutes on two shared cores (README); the shipped one, on 19,558 texts for
+three epochs (`--epochs 3`), took 100 minutes on two shared cores; the folds would take about ten
+hours.
 
     python bench/calibrate_screen.py [--corpus PATH] [--threshold T] [--no-write] [--json]
+    python bench/calibrate_screen.py --threshold 0.875 --epochs 3 \
+        --lessons bench/data/learned_lessons.jsonl    # the shipped fit, then:
+    python bench/calibrate_screen.py --threshold-on-kept-out    # chose 0.75
     python bench/calibrate_screen.py --warm-start --lessons bench/data/learned_lessons.jsonl \
         --threshold 0.875
     python bench/calibrate_screen.py --threshold-on-kept-out [--json]
@@ -112,6 +117,13 @@ FOLDS = (
     # shipped layer read.
     ("seventy-third", "seventy-fourth", "seventy-fifth", "seventy-sixth", "seventy-seventh"),
     ("eighty-first", "eighty-second", "eighty-third"),
+    # Sealed batches measured held out (figures in the README) and then joined as training data.
+    ("seventy-eighth", "seventy-ninth", "eightieth", "eighty-fourth", "eighty-fifth",
+     "eighty-sixth", "eighty-seventh", "eighty-eighth", "eighty-ninth"),
+    ("ninetieth", "ninety-first", "ninety-second", "ninety-ninth", "one-hundredth",
+     "one-hundred-first", "one-hundred-second", "one-hundred-third", "one-hundred-fourth"),
+    ("one-hundred-fifth", "one-hundred-sixth", "one-hundred-seventh", "one-hundred-eighth",
+     "one-hundred-ninth", "one-hundred-tenth"),
 )  # fmt: skip
 TRAINING_BATCHES = tuple(b for fold in FOLDS for b in fold)
 MEASURED_BATCHES = (
@@ -127,43 +139,15 @@ MEASURED_BATCHES = (
     "seventieth",
     "seventy-first",
     "seventy-second",
-    "seventy-eighth",
-    "seventy-ninth",
-    "eightieth",
-    "eighty-fourth",
-    "eighty-fifth",
-    "eighty-sixth",
-    "eighty-seventh",
-    "eighty-eighth",
-    "eighty-ninth",
-    "ninetieth",
-    "ninety-first",
-    "ninety-second",
-    "ninety-ninth",
-    "one-hundredth",
-    "one-hundred-first",
-    "one-hundred-second",
-    "one-hundred-third",
-    "one-hundred-fourth",
-    "one-hundred-fifth",
-    "one-hundred-sixth",
-    "one-hundred-seventh",
-    "one-hundred-eighth",
-    "one-hundred-ninth",
-    "one-hundred-tenth",
 )
 """Batches the layer never trains on (the pattern layers were developed on `eighteenth` and
-`nineteenth`; the rest were held out for both when they were measured). The sealed batches
-written at the start of each session's work (`fifty-ninth` to `sixty-first`, `seventieth` to
-`seventy-second`, `seventy-eighth` to `eightieth`, `eighty-fourth` to `eighty-sixth`,
-`eighty-seventh` to `eighty-ninth`, `ninetieth` to `ninety-second`, `ninety-ninth` to
-`one-hundred-fourth`, then `one-hundred-fifth` to `one-hundred-tenth`) join the corpus after it,
-measured held out before and after. The shipped threshold was chosen on the first twelve
-(`--threshold-on-kept-out`: 0.875; on the first six alone the same rule chose 0.95); the later
-ones were measured held out with it."""
+`nineteenth`; the rest were held out for both when they were measured): they choose the threshold
+(`--threshold-on-kept-out`: 0.75 for the shipped fit, 0.875 for the one before). The sealed batches
+written at the start of each session's work since (`seventy-eighth` to `one-hundred-tenth`) were
+measured held out before and after it, joined the corpus, and are training data for the shipped
+fit; `one-hundred-eleventh` to `one-hundred-sixteenth` measured that fit held out (README)."""
 THRESHOLD_BATCHES = MEASURED_BATCHES[:12]
-"""The kept-out batches that choose the threshold (`--threshold-on-kept-out`); the sealed batches
-written since (`seventy-eighth` on) measure the layer held out at the threshold they chose."""
+"""The kept-out batches that choose the threshold (`--threshold-on-kept-out`)."""
 MAX_BENIGN_FLAGGED = 0.02
 GRID = tuple(round(0.5 + 0.025 * i, 3) for i in range(20)) + (
     0.98, 0.985, 0.99, 0.993, 0.995, 0.996, 0.997, 0.998,
@@ -648,6 +632,9 @@ def main() -> None:
         type=Path,
         help="JSONL of guidelines `learn` wrote from ordinary runs, trained on as benign",
     )
+    parser.add_argument(
+        "--epochs", type=int, default=None, help="epochs to train (default: the schedule's)"
+    )
     parser.add_argument("--json", action="store_true", help="the table as JSON on stdout")
     args = parser.parse_args()
     if args.threshold_on_kept_out:
@@ -675,6 +662,8 @@ def main() -> None:
     start = component(OUT.parent) if args.warm_start else None
     started_from = None if start is None else provenance(OUT.parent, start)
     schedule_of = Schedule() if start is None else WARM
+    if args.epochs is not None:
+        schedule_of = Schedule(args.epochs, schedule_of.learning_rate, schedule_of.warm_up)
     model = train(rows, schedule_of=schedule_of, lessons=lessons, start=start)
     kept_out = load(args.corpus, MEASURED_BATCHES)
     for batch in MEASURED_BATCHES:

@@ -9,21 +9,25 @@ it on labelled guideline texts: the corpus batches `first` to `fifth`, `seventh`
 `twenty-seventh` to `twenty-ninth` (the same, then kept out of one fit), `thirtieth` to
 `thirty-second` and `thirty-sixth` to `forty-first` (the same, held out for two sessions),
 `thirty-third` to `thirty-fifth`, `forty-second` to `fiftieth`, `fifty-fourth` to `fifty-eighth` and
-`sixty-second` to `sixty-ninth` (written as training data by twenty-five more authors), fifty-nine
-authors (`sixth`, `eighteenth`, `nineteenth`, `fifty-first` to `fifty-third`, `fifty-ninth` to
-`sixty-first` and `seventieth` to `seventy-second` are kept out: they measure; a fit that also read
-`fifty-ninth` to `sixty-first` and five more training batches was not shipped: on the six batches
-that choose the threshold it held fewer hostile texts, 594 rather than 607 of 676, and it read the
-quoted evidence of a lesson `learn` writes from the real tau-bench runs at 0.9955),
-and short descriptions of the hostile intents and of ordinary operational guidance below. Training
+`sixty-second` to `sixty-ninth` (written as training data by twenty-five more authors),
+`seventy-third` to `seventy-seventh` and `eighty-first` to `eighty-third` (training data written
+since), and the sealed batches `seventy-eighth` to `eightieth`, `eighty-fourth` to `ninety-second`
+and `ninety-ninth` to `one-hundred-tenth` (each measured held out before it joined, figures in the
+README): ninety-two authors, 19,558 texts (`sixth`, `eighteenth`, `nineteenth`, `fifty-first`
+to `fifty-third`, `fifty-ninth` to `sixty-first` and `seventieth` to `seventy-second` are kept
+out: they choose the threshold; a fit that also read `fifty-ninth` to `sixty-first` and five
+more training batches was not shipped: on the six batches that chose the threshold then it held
+fewer hostile texts, 594 rather than 607 of 676, and it read the quoted evidence of a lesson
+`learn` writes from the real tau-bench runs at 0.9955), and short descriptions of the hostile
+intents and of ordinary operational guidance below. Training
 and the screen read the same thing, the clauses of the cleaned text (tool and field names read as
 `T`, `encoder_view`), and a guideline scores as its highest clause (training is multiple-instance: a
 text's loss is its highest clause's). A clause at or above the threshold is flagged, and the reason
-names the nearest hostile intent. The threshold is 0.875: the rule the cross-validation applies
-(the lowest grid threshold at which the layer flags at most 2% of benign texts), run on all twelve
-kept-out batches (`calibrate_screen.py --threshold-on-kept-out`: 1.9% of benign, 85.7% of
-hostile; on the first six of them alone the same rule chose 0.95, the threshold shipped before);
-not cross-validated: eleven folds would take about seven hours on two cores. (An
+names the nearest hostile intent. The threshold is 0.75: the rule the cross-validation applies
+(the lowest grid threshold at which the layer flags at most 2% of benign texts), run on the twelve
+kept-out batches (`calibrate_screen.py --threshold-on-kept-out`: 1.9% of benign, 88.2% of
+hostile; the fit before this one, on 12,101 texts, got 0.875 from the same rule); not
+cross-validated: the folds would take about ten hours on two cores. (An
 earlier fit picked 0.99 and was raised to 0.993 because it quarantined a guideline `learn` writes
 from the real tau-bench runs; `tests/test_guidelines_cli.py` holds every fit since to that.)
 Earlier fits took 0.985 from a three-fold cross-validation; the model so cross-validated read the
