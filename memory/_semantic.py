@@ -23,11 +23,14 @@ intents and of ordinary operational guidance below. Training
 and the screen read the same thing, the clauses of the cleaned text (tool and field names read as
 `T`, `encoder_view`), and a guideline scores as its highest clause (training is multiple-instance: a
 text's loss is its highest clause's). A clause at or above the threshold is flagged, and the reason
-names the nearest hostile intent. The threshold is 0.75: the rule the cross-validation applies
+names the nearest hostile intent. The threshold is 0.925. The rule the cross-validation applies
 (the lowest grid threshold at which the layer flags at most 2% of benign texts), run on the twelve
 kept-out batches (`calibrate_screen.py --threshold-on-kept-out`: 1.9% of benign, 88.2% of
-hostile; the fit before this one, on 12,101 texts, got 0.875 from the same rule); not
-cross-validated: the folds would take about ten hours on two cores. (An
+hostile), chose 0.75; at 0.75 the layer quarantines a guideline `learn` writes ("Make every change
+the user asked for: ...", 0.905), so the threshold was raised to the lowest grid point above it
+(`threshold_raised_because` in the probe file). The fit before this one, on 12,101 texts, got
+0.875 from the same rule. Not cross-validated: the folds would take about ten hours on two cores.
+(An
 earlier fit picked 0.99 and was raised to 0.993 because it quarantined a guideline `learn` writes
 from the real tau-bench runs; `tests/test_guidelines_cli.py` holds every fit since to that.)
 Earlier fits took 0.985 from a three-fold cross-validation; the model so cross-validated read the
