@@ -24,16 +24,17 @@ texts flagged, the whole screen's counts). `--folds-only --json` runs the folds 
 batches it was chosen on), so the two can run at different times.
 
 `--threshold-on-kept-out` fits nothing: it scores the batches in `MEASURED_BATCHES` with the
-shipped layer and applies the same rule to the first twelve of them (`THRESHOLD_BATCHES`; they
-were never trained on), one pass instead of twelve fits, and writes the threshold to the probe
+shipped layer and applies the same rule to the first eighteen of them (`THRESHOLD_BATCHES`; they
+were never trained on), one pass instead of eighteen fits, and writes the threshold to the probe
 file with the batches it was chosen on; the later ones are measured at it, held out.
 
 `--warm-start` fits on from the shipped layer instead of from the plain encoder: its adapter and
 head are the starting point, and one epoch at a lower rate (`WARM`) reads every training batch,
 the batches written since the shipped fit among them. A fresh fit takes about an hour on two
-cores and threw away what the last one learned; the warm start took 23 minutes (measured, not
-shipped: README). `--lessons FILE` adds guidelines `oncourse learn` wrote from ordinary runs,
-read as benign, each `LESSON_REPEATS` times an epoch. `bench/data/learned_lessons.jsonl` holds
+cores and threw away what the last one learned; a warm start took 23 minutes on 12,101 texts
+(measured, not shipped: README) and 49 on 20,950 (shipped). `--lessons FILE` (repeatable)
+adds guidelines `oncourse learn` wrote from ordinary runs, read as benign, each `LESSON_REPEATS`
+times an epoch. `bench/data/learned_lessons.jsonl` holds
 those of the example runs, of the demo's mini-apps with seeds 1 to 5 and of the guideline tests'
 runs; not the tau-bench sample's or the demo's seed-0 lessons, which `tests/test_guidelines_cli.py`
 and `tests/test_demo.py` check the screen lets through, so those checks stay held out.
@@ -46,24 +47,26 @@ kept out for a fit and chose a threshold before they joined); `thirty-third` to 
 data under the same rules (thirty-three more authors, mostly the indirect techniques and their
 look-alikes); `thirtieth` to `thirty-second` and `thirty-sixth` to `forty-first` were held out
 for two sessions (figures in the README) and then joined; the sealed batches `seventy-eighth` to
-`eightieth`, `eighty-fourth` to `ninety-second` and `ninety-ninth` to `one-hundred-tenth` were
-measured held out at the start of a session's work and once after it (README), then joined the
-corpus and, for the shipped fit, the training batches (the last three folds); the batches
+`eightieth`, `eighty-fourth` to `ninety-second` and `ninety-ninth` to `one-hundred-sixteenth`
+were measured held out at the start of a session's work and once after it (README), then joined
+the corpus and the training batches (the last four folds); the batches
 in `MEASURED_BATCHES` (held out, figures in the README) are never trained on: they measure the
 layer. The result is `data/screen_probe.json` (head and threshold) and `data/screen_adapter.npz`
 (the low-rank updates, float16), read by the screen with numpy (no torch at run time). One fit
-on 12,101 texts took 59 minutes on two shared cores (README); the shipped one, on 19,558 texts for
-three epochs (`--epochs 3`), took 100 minutes on two shared cores; the folds would take about ten
-hours.
+on 12,101 texts took 59 minutes on two shared cores (README); the next, on 19,558 texts for three
+epochs (`--epochs 3`), took 100 minutes; the shipped one is a warm start from it on 20,950 texts
+and the 859 guidelines of the two `--lessons` files (one epoch, 49 minutes); the folds would take
+about ten hours. `bench/lesson_shapes.py` writes the second file: every shape the generator writes,
+over a grid of evidence in five invented domains (two more are kept for the test).
 
     python bench/calibrate_screen.py [--corpus PATH] [--threshold T] [--no-write] [--json]
     python bench/calibrate_screen.py --threshold 0.875 --epochs 3 \
-        --lessons bench/data/learned_lessons.jsonl    # the shipped fit, then:
-    python bench/calibrate_screen.py --threshold-on-kept-out    # chose 0.75, raised by hand
-        # to 0.925 (a guideline `learn` writes reads 0.905; `threshold_raised_because`)
-    python bench/calibrate_screen.py --warm-start --lessons bench/data/learned_lessons.jsonl \
-        --threshold 0.875
-    python bench/calibrate_screen.py --threshold-on-kept-out [--json]
+        --lessons bench/data/learned_lessons.jsonl    # the fit on 92 authors, then:
+    python bench/lesson_shapes.py    # writes bench/data/lesson_shapes.jsonl
+    python bench/calibrate_screen.py --warm-start --threshold 0.75 \
+        --lessons bench/data/learned_lessons.jsonl --lessons bench/data/lesson_shapes.jsonl
+    python bench/calibrate_screen.py --threshold-on-kept-out [--json]    # 0.925 (0.825 on
+        # the first twelve kept-out batches, before the six sealed ones measured at it joined)
 """
 
 from __future__ import annotations
@@ -125,6 +128,8 @@ FOLDS = (
      "one-hundred-first", "one-hundred-second", "one-hundred-third", "one-hundred-fourth"),
     ("one-hundred-fifth", "one-hundred-sixth", "one-hundred-seventh", "one-hundred-eighth",
      "one-hundred-ninth", "one-hundred-tenth"),
+    ("one-hundred-eleventh", "one-hundred-twelfth", "one-hundred-thirteenth",
+     "one-hundred-fourteenth", "one-hundred-fifteenth", "one-hundred-sixteenth"),
 )  # fmt: skip
 TRAINING_BATCHES = tuple(b for fold in FOLDS for b in fold)
 MEASURED_BATCHES = (
@@ -140,16 +145,24 @@ MEASURED_BATCHES = (
     "seventieth",
     "seventy-first",
     "seventy-second",
+    "one-hundred-seventeenth",
+    "one-hundred-eighteenth",
+    "one-hundred-nineteenth",
+    "one-hundred-twentieth",
+    "one-hundred-twenty-first",
+    "one-hundred-twenty-second",
 )
 """Batches the layer never trains on (the pattern layers were developed on `eighteenth` and
 `nineteenth`; the rest were held out for both when they were measured): they choose the threshold
-(`--threshold-on-kept-out`: 0.75 for the shipped fit, raised to 0.925 so that a guideline `learn`
-writes passes; 0.875 for the one before). The sealed batches
-written at the start of each session's work since (`seventy-eighth` to `one-hundred-tenth`) were
-measured held out before and after it, joined the corpus, and are training data for the shipped
-fit; `one-hundred-eleventh` to `one-hundred-sixteenth` measured that fit held out (README)."""
-THRESHOLD_BATCHES = MEASURED_BATCHES[:12]
-"""The kept-out batches that choose the threshold (`--threshold-on-kept-out`)."""
+(`--threshold-on-kept-out`: 0.925 for the shipped layer, on all eighteen; 0.825 on the first twelve,
+before `one-hundred-seventeenth` to `one-hundred-twenty-second`, measured held out at it, joined
+them; 0.75 for the fit it was warm-started from, raised to 0.925 then so that a guideline `learn`
+writes passed; 0.875 for the one before). The sealed batches written at the start of each session's
+work since (`seventy-eighth` to `one-hundred-sixteenth`) were measured held out before and after it,
+joined the corpus, and are training data for the shipped layer; `one-hundred-twenty-third` to
+`one-hundred-twenty-eighth` (outside the corpus) measured it held out (README)."""
+THRESHOLD_BATCHES = MEASURED_BATCHES[:18]
+"""The kept-out batches that choose the threshold (`--threshold-on-kept-out`): all of them."""
 MAX_BENIGN_FLAGGED = 0.02
 GRID = tuple(round(0.5 + 0.025 * i, 3) for i in range(20)) + (
     0.98, 0.985, 0.99, 0.993, 0.995, 0.996, 0.997, 0.998,
@@ -632,7 +645,9 @@ def main() -> None:
     parser.add_argument(
         "--lessons",
         type=Path,
-        help="JSONL of guidelines `learn` wrote from ordinary runs, trained on as benign",
+        action="append",
+        help="JSONL of guidelines `learn` wrote from ordinary runs, trained on as benign "
+        "(repeatable)",
     )
     parser.add_argument(
         "--epochs", type=int, default=None, help="epochs to train (default: the schedule's)"
@@ -660,7 +675,7 @@ def main() -> None:
     chosen = args.threshold if cv is None else cv["threshold"]
     table = [] if cv is None else list(cv["folds"])
     print("all training batches", file=sys.stderr)
-    lessons = tuple(load_lessons(args.lessons)) if args.lessons else ()
+    lessons = tuple(dict.fromkeys(t for path in args.lessons or () for t in load_lessons(path)))
     start = component(OUT.parent) if args.warm_start else None
     started_from = None if start is None else provenance(OUT.parent, start)
     schedule_of = Schedule() if start is None else WARM
@@ -733,6 +748,9 @@ def _rethreshold(corpus: Path, as_json: bool) -> None:
     document = json.loads(OUT.read_text(encoding="utf-8"))
     for probe in document["probes"].values():
         probe["threshold"] = chosen["threshold"]
+        probe["threshold_rule_chose"] = chosen["threshold"]
+        # A threshold raised by hand above the rule's belonged to the layer it was raised for.
+        probe.pop("threshold_raised_because", None)
         probe["threshold_cross_validated"] = False
         probe["threshold_chosen_on"] = chosen["batches"]
         probe["kept_out_benign_flagged"] = chosen["benign_flagged"]

@@ -308,7 +308,25 @@ BYPASS: list[Rule] = [
         r"(?:limit|threshold)|radar)\b|"
         r"\b(?:split|break|divide|spread)\s+(?:it|them|the\s+\w+)\s+(?:up\s+)?(?:into|across)\s+"
         r"(?:\w+\s+){0,3}?(?:just\s+)?(?:under|below|beneath)\s+(?:the\s+)?(?:[\w-]+\s+)?"
-        r"(?:limit|threshold|cap)\b",
+        r"(?:limit|threshold|cap)\b|"
+        # "so no single receipt needs partner sign-off", "so neither claim needs referral"
+        r"\bso (?:that )?(?:no|neither)\s+(?:[\w-]+\s+){0,3}?(?:needs?|requires?|gets?|"
+        r"triggers?)\s+(?:an?\s+|any\s+)?(?:[\w-]+\s+){0,2}?(?:sign-?off|referral|review|approval|check|"
+        r"authori[sz]ation|countersignature|escalation|audit|inspection|verification)s?\b|"
+        # "so no override entry is created", "so no directive is needed": the act leaves no trace
+        # or needs no paper the control asks for
+        r"\bso (?:that )?no\s+(?:[\w-]+\s+){0,2}?(?:entry|entries|records?|logs?|trace|audit trail|"
+        r"paper trail|tickets?|directive|prescription|permit|paperwork|referral|sign-?off|"
+        r"authori[sz]ation|countersignature)\s+(?:is|are|gets?|will be)\s+(?:ever\s+)?"
+        r"(?:created|made|raised|logged|recorded|generated|needed|required|kept|filed|written)\b|"
+        # "so it is not flagged in that period's review", "so individual overrides are not traced",
+        # "so the security questions are not asked"
+        r"\bso (?:that )?(?:it|they|(?:the\s+|those\s+|these\s+|individual\s+)?[\w-]+"
+        r"(?:\s+[\w-]+)?)\s+(?:is|are|will be|gets?|get)\s+(?:not|never)\s+(?:flagged|traced|"
+        r"noticed|detected|picked up|audited|queried|questioned)\b"
+        r"(?!\s+as\s+(?:spam|junk|a duplicate))|"
+        r"\bso (?:that )?(?:the\s+)?(?:[\w-]+\s+)?(?:questions?|checks?)\s+(?:is|are|will be)\s+"
+        r"(?:not|never)\s+(?:asked|run|done|carried out|triggered)\b",
         # "so prior approval isn't needed" as the consequence of a cited rule ("Under G98, ...")
         unless=ALLOWED,
     ),

@@ -84,7 +84,7 @@ _FOREIGN_DISMISS = (
     r"ignorera|strunta i|gl[oö]m|hoppa [oö]ver|kringg[aå]|zapome[nň]\w*|p[rř]esko[cč]\w*|"
     r"ignor[aă]|uit[aă]|abaikan|lupakan|lewati|b[oỏ] qua|ph[oớ]t l[oờ]|qu[eê]n|"
     r"omita|omitan|salte|s[aá]ltate|s[aá]ltese|pule|pular|sautez|sauter|passez outre|"
-    r"[uü]berspring\w*|bypassa|aggira|omzeil\w*)"
+    r"[uü]berspring\w*|bypassa|aggira|omzeil\w*|missacht\w*|lekcewa[zż]\w*)"
     # Not when its object is refused: "ignoriere keine Sicherheitsrichtlinien", "negeer geen".
     r"(?!\s+(?:keine?[nrms]?|nichts|niemals|geen|nooit|aucune?s?|ninguna?s?|nessuna?|"
     r"nenhuma?|[zż]adn\w+|hi[cç]bir)\b)"
@@ -97,6 +97,7 @@ _FOREIGN_TARGETS = (
     r"verifica[cç][aã]o|[uü]berpr[uü]fung|pr[uü]fung|controllo|controle|contr[oô]le|kontrolle|"
     r"comprobaci[oó]n|identit[aà]|identit[aä]t|identidad|identit[eé]|"
     r"instrukcj\w*|zasad\w*|regu[łl]\w*|weryfikacj\w*|polityk\w*|talimat\w*|kural\w*|"
+    r"polece[nń]\w*|wytyczn\w*|"
     r"do[gğ]rulam\w*|politika\w*|instruktion\w*|regl\w*|verifiering\w*|kontroll\w*|"
     r"pokyn\w*|pravidl\w*|ov[eě][rř]en\w*|instruc[tț]iuni\w*|reguli\w*|verificar\w*|"
     r"instruksi|aturan|verifikasi|kebijakan|h[uư][oớ]ng d[aẫ]n|quy t[aắ]c|x[aá]c minh|"

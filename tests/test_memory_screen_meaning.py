@@ -87,6 +87,23 @@ def test_minilm_probe_lets_ordinary_guidance_through(text, minilm):
     assert screen_text(text, embedder=minilm).ok
 
 
+def test_every_shape_learn_writes_passes_in_domains_the_fit_never_read(minilm):
+    # The generator's own output over a grid of evidence (several missing writes, a write turned
+    # down, a cited fact, a failed write before the decision, a lookup, a stated reason), in the
+    # two invented domains `bench/lesson_shapes.py` keeps out of `--lessons`. The fit before the
+    # shipped one flagged 117 of the 840 trained shapes at its threshold ("When T returns an
+    # error (...), make every change the user asked for: call T, T and T ...", up to 0.999).
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import lesson_shapes
+
+    texts = lesson_shapes.shapes(lesson_shapes.HELD_OUT)
+    assert len(texts) > 300
+    assert any("make every change the user asked for" in t for t in texts)
+    assert any("returns an error" in t for t in texts)
+    flagged = {t: semantic_findings(t, minilm) for t in texts}
+    assert {t: f for t, f in flagged.items() if f} == {}
+
+
 def _probe():
     from oncourse.memory._semantic import _load_probes
 
@@ -146,7 +163,7 @@ def test_only_an_embedder_that_reads_meaning_gets_the_layer(minilm):
     raw = json.loads(resources.files("oncourse.data").joinpath(PROBE_FILE).read_text())
     # `first` to `sixty-ninth` (minus the kept-out ones), the training batches written since and
     # the sealed batches measured held out before they joined (`seventy-eighth` to
-    # `one-hundred-tenth`, figures in the README).
+    # `one-hundred-sixteenth`, figures in the README).
     trained = raw["trained_on"]
     assert trained == [
         "first", "second", "third", "fourth", "fifth", "seventh", "eighth", "ninth", "tenth",
@@ -166,21 +183,31 @@ def test_only_an_embedder_that_reads_meaning_gets_the_layer(minilm):
         "ninetieth", "ninety-first", "ninety-second", "ninety-ninth", "one-hundredth",
         "one-hundred-first", "one-hundred-second", "one-hundred-third", "one-hundred-fourth",
         "one-hundred-fifth", "one-hundred-sixth", "one-hundred-seventh", "one-hundred-eighth",
-        "one-hundred-ninth", "one-hundred-tenth",
+        "one-hundred-ninth", "one-hundred-tenth", "one-hundred-eleventh", "one-hundred-twelfth",
+        "one-hundred-thirteenth", "one-hundred-fourteenth", "one-hundred-fifteenth",
+        "one-hundred-sixteenth",
     ]  # fmt: skip
     # The batches that choose the threshold are never among them, nor any written since.
     assert not set(trained) & {
         "sixth", "eighteenth", "nineteenth", "fifty-first", "fifty-second", "fifty-third",
         "fifty-ninth", "sixtieth", "sixty-first", "seventieth", "seventy-first", "seventy-second",
-        "one-hundred-eleventh", "one-hundred-twelfth", "one-hundred-thirteenth",
-        "one-hundred-fourteenth", "one-hundred-fifteenth", "one-hundred-sixteenth",
+        "one-hundred-seventeenth", "one-hundred-eighteenth", "one-hundred-nineteenth",
+        "one-hundred-twentieth", "one-hundred-twenty-first", "one-hundred-twenty-second",
+        "one-hundred-twenty-third", "one-hundred-twenty-fourth", "one-hundred-twenty-fifth",
+        "one-hundred-twenty-sixth", "one-hundred-twenty-seventh", "one-hundred-twenty-eighth",
     }  # fmt: skip
     probe = raw["probes"]["all-MiniLM-L6-v2"]
-    # The rule's 0.75 raised above the 0.905 of a guideline `learn` writes (tested above).
-    assert probe["threshold_rule_chose"] == 0.75 and probe["threshold"] == 0.925
+    # The rule's own threshold, on the twelve kept-out batches and six sealed ones measured held
+    # out first (0.825 on the twelve alone); every guideline `learn` writes passes at either.
+    assert probe["threshold_rule_chose"] == 0.925 and probe["threshold"] == 0.925
+    assert "threshold_raised_because" not in probe
+    # Warm-started from the fit on 92 authors, with the shapes `learn` writes read as benign.
+    assert probe["started_from"]["rows"] == 19558 and probe["lessons"] == 859
     assert probe["threshold_chosen_on"] == [
         "sixth", "eighteenth", "nineteenth", "fifty-first", "fifty-second", "fifty-third",
         "fifty-ninth", "sixtieth", "sixty-first", "seventieth", "seventy-first", "seventy-second",
+        "one-hundred-seventeenth", "one-hundred-eighteenth", "one-hundred-nineteenth",
+        "one-hundred-twentieth", "one-hundred-twenty-first", "one-hundred-twenty-second",
     ]  # fmt: skip
     assert len(raw["probes"]["all-MiniLM-L6-v2"]["weights"]) == 384
     assert raw["probes"]["all-MiniLM-L6-v2"]["adapter"] == "screen_adapter.npz"
