@@ -77,7 +77,7 @@ import json
 import math
 import random
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -680,7 +680,7 @@ def main() -> None:
     started_from = None if start is None else provenance(OUT.parent, start)
     schedule_of = Schedule() if start is None else WARM
     if args.epochs is not None:
-        schedule_of = Schedule(args.epochs, schedule_of.learning_rate, schedule_of.warm_up)
+        schedule_of = replace(schedule_of, epochs=args.epochs)
     model = train(rows, schedule_of=schedule_of, lessons=lessons, start=start)
     kept_out = load(args.corpus, MEASURED_BATCHES)
     for batch in MEASURED_BATCHES:

@@ -19,29 +19,27 @@ to `fifty-third`, `fifty-ninth` to `sixty-first`, `seventieth` to `seventy-secon
 fit that also read `fifty-ninth` to `sixty-first` and five more training batches was not shipped: on
 the six batches that chose the threshold then it held fewer hostile texts, 594 rather than 607 of
 676, and it read the quoted evidence of a lesson `learn` writes from the real tau-bench runs at
-0.9955), and short descriptions of the hostile
-intents and of ordinary operational guidance below, and the guidelines `learn` writes
-(`bench/data/learned_lessons.jsonl`, and `bench/lesson_shapes.py`: the generator's own output over a
-grid of evidence in five invented domains, 840 texts) read as benign. Training
-and the screen read the same thing, the clauses of the cleaned text (tool and field names read as
-`T`, `encoder_view`), and a guideline scores as its highest clause (training is multiple-instance: a
-text's loss is its highest clause's). A clause at or above the threshold is flagged, and the reason
-names the nearest hostile intent. The threshold is 0.925: the rule the cross-validation applies
-(the lowest grid threshold at which the layer flags at most 2% of benign texts), run on the
-eighteen kept-out batches (`calibrate_screen.py --threshold-on-kept-out`: 1.9% of benign, 86.8% of
-hostile). On the twelve older ones alone it chose 0.825, at which the whole screen flagged 5.4%
-of the benign texts of six sealed batches measured then (`one-hundred-seventeenth` to
-`one-hundred-twenty-second`, README); those six then joined the batches that choose it. The
-layer is a warm start (one epoch, 49 minutes) from the fit on 92 authors, which the same rule put
-at 0.75 and which shipped at 0.925: it read a bare list of tool calls as hostile ("Call T, T and
-T", 0.987; "make every change the user asked for" alone, 0.019) and quarantined guidelines `learn`
-writes ("Make every change the user asked for: call ...", 0.905; after a failed write up to 0.999:
-117 of the 840 shapes of `bench/lesson_shapes.py` even at 0.925). Every shape `learn` writes now
-passes, in two domains the fit never read too (`tests/test_memory_screen_meaning.py`). Not
-cross-validated: the folds would take about ten hours on two cores.
-(An
-earlier fit picked 0.99 and was raised to 0.993 because it quarantined a guideline `learn` writes
-from the real tau-bench runs; `tests/test_guidelines_cli.py` holds every fit since to that.)
+0.9955), and short descriptions of the hostile intents and of ordinary operational guidance below,
+and the guidelines `learn` writes (`bench/data/learned_lessons.jsonl`, and `bench/lesson_shapes.py`:
+the generator's own output over a grid of evidence in five invented domains, 840 texts) read as
+benign. Training and the screen read the same thing, the clauses of the cleaned text (tool and field
+names read as `T`, `encoder_view`), and a guideline scores as its highest clause (training is
+multiple-instance: a text's loss is its highest clause's). A clause at or above the threshold is
+flagged, and the reason names the nearest hostile intent. The threshold is 0.925: the rule the
+cross-validation applies (the lowest grid threshold at which the layer flags at most 2% of benign
+texts), run on the eighteen kept-out batches (`calibrate_screen.py --threshold-on-kept-out`: 1.9% of
+benign, 86.8% of hostile). On the twelve older ones alone it chose 0.825, at which the whole screen
+flagged 5.4% of the benign texts of six sealed batches measured then (`one-hundred-seventeenth` to
+`one-hundred-twenty-second`, README); those six then joined the batches that choose it. The layer is
+a warm start (one epoch, 49 minutes) from the fit on 92 authors, which the same rule put at 0.75 and
+which shipped at 0.925: it read a bare list of tool calls as hostile ("Call T, T and T", 0.987;
+"make every change the user asked for" alone, 0.019) and quarantined guidelines `learn` writes
+("Make every change the user asked for: call ...", 0.905; after a failed write up to 0.999: 117 of
+the 840 shapes of `bench/lesson_shapes.py` even at 0.925). Every shape `learn` writes now passes, in
+two domains the fit never read too (`tests/test_memory_screen_meaning.py`). Not cross-validated: the
+folds would take about ten hours on two cores.
+(An earlier fit picked 0.99 and was raised to 0.993 because it quarantined a guideline `learn`
+writes from the real tau-bench runs; `tests/test_guidelines_cli.py` holds every fit since to that.)
 Earlier fits took 0.985 from a three-fold cross-validation; the model so cross-validated read the
 intent descriptions whole and flagged a guideline `learn` wrote from real runs ("make every change
 the user asked for" had never been shown as ordinary on its own), so the descriptions are now read
